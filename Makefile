@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds the drivers of this tree out of tree against the installed Debian
+# kernel (kbuild itself reads ./Kbuild) and runs the test bed.
+#
+#   make              build every module under drivers/
+#   make check        static checks, build, and every test suite;
+#                     T=<filter> selects cases, e.g. T=dif or T=dif/readcap
+#   make demo         boot a guest and show what an administrator looks at
+#   make clean
+#
+# KVER selects the installed kernel release (default: the newest Debian one
+# with both an image and headers; never the running kernel); KDIR overrides
+# the build directory.  Every target installs what it needs (scripts/deps).
+
+KVER ?= $(shell scripts/kver)
+KDIR ?= /lib/modules/$(KVER)/build
+T ?=
+TESTFLAGS ?=
+
+.PHONY: all modules deps check demo clean
+
+all: modules
+
+deps:
+	@scripts/deps
+
+modules: deps
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+check: modules
+	tests/run --kver $(KVER) $(if $(T),-T '$(T)') $(TESTFLAGS)
+
+demo: modules
+	tests/run --kver $(KVER) --demo
+
+clean:
+	if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
