@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Cases and suites: what a run can execute, and how a filter picks from it.
+
+A suite is a directory tests/suites/<name>/ with a suite.py that sets
+
+    WHERE       "guest" (cases run in a booted guest) or "host"
+    MODULES     Debian modules the guest needs (their dependencies follow)
+    TOOLS       host programs copied into the guest with their libraries
+    QEMU_ARGS   extra emulator arguments, or a function ctx -> list
+    MEMORY, SMP guest size (defaults 1024 MiB, 2 CPUs)
+    DEMO        True for a suite that only ``--demo`` runs
+
+and defines ``cases()`` returning a list of Case.  It may define
+``host_setup(ctx)`` and ``host_teardown(ctx)``: helpers started before the
+suite's first boot and stopped after its last (a target daemon, say).
+"""
+
+import fnmatch
+import importlib.util
+import os
+import re
+
+DEFAULT_TIMEOUT = 120
+NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)+$")
+
+
+class Case:
+    """One named check: a script (in the suite directory) and its arguments."""
+
+    def __init__(self, name, script, *args, timeout=DEFAULT_TIMEOUT):
+        if not NAME_RE.match(name):
+            raise ValueError(f"bad case name {name!r}")
+        self.name = name
+        self.script = script
+        self.args = [str(a) for a in args]
+        self.timeout = int(timeout)
+        self.suite = None
+
+    def __repr__(self):
+        return f"Case({self.name})"
+
+
+class Suite:
+    def __init__(self, name, path, module):
+        self.name = name
+        self.path = path
+        self.where = getattr(module, "WHERE", "guest")
+        if self.where not in ("guest", "host"):
+            raise ValueError(f"suite {name}: WHERE must be guest or host")
+        self.modules = list(getattr(module, "MODULES", []))
+        self.tools = list(getattr(module, "TOOLS", []))
+        self.qemu_args = getattr(module, "QEMU_ARGS", [])
+        self.memory = int(getattr(module, "MEMORY", 1024))
+        self.smp = int(getattr(module, "SMP", 2))
+        self.demo = bool(getattr(module, "DEMO", False))
+        self.host_setup = getattr(module, "host_setup", None)
+        self.host_teardown = getattr(module, "host_teardown", None)
+        self.cases = list(module.cases())
+        seen = set()
+        for case in self.cases:
+            if not case.name.startswith(name + "/"):
+                raise ValueError(f"case {case.name} is not in suite {name}")
+            if case.name in seen:
+                raise ValueError(f"case {case.name} is defined twice")
+            if not os.path.isfile(os.path.join(path, case.script)):
+                raise ValueError(f"case {case.name}: no script {case.script}")
+            seen.add(case.name)
+            case.suite = self
+
+    def extra_qemu_args(self, ctx):
+        if callable(self.qemu_args):
+            return list(self.qemu_args(ctx))
+        return list(self.qemu_args)
+
+
+def load_suites(root):
+    """Every suite under root (tests/suites), in name order."""
+    suites = []
+    for name in sorted(os.listdir(root)):
+        path = os.path.join(root, name)
+        spec_file = os.path.join(path, "suite.py")
+        if not os.path.isfile(spec_file):
+            continue
+        spec = importlib.util.spec_from_file_location(f"suite_{name}", spec_file)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        suites.append(Suite(name, path, module))
+    return suites
+
+
+def matches(name, pattern):
+    """A pattern selects a case by glob, or by a prefix ending at a '/'."""
+    if any(c in pattern for c in "*?["):
+        return fnmatch.fnmatchcase(name, pattern)
+    pattern = pattern.rstrip("/")
+    return name == pattern or name.startswith(pattern + "/")
+
+
+def select(suites, filters, demo=False):
+    """(suite, [cases]) pairs that the filters pick; no filter picks all."""
+    picked = []
+    for suite in suites:
+        if suite.demo != demo:
+            continue
+        cases = [c for c in suite.cases
+                 if not filters or any(matches(c.name, f) for f in filters)]
+        if cases:
+            picked.append((suite, cases))
+    return picked

@@ -1,0 +1,264 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Boot Debian's kernel under QEMU and run a suite's cases inside it.
+
+The guest speaks on its second serial port (ttyS1) in lines:
+
+    @@ready <release>            the runner has started
+    @@begin <case>               a case starts; its output follows
+    @@end <case> <status> <seconds> [reason]
+    @@reboot <why>               the kernel is tainted by a failure: power off
+    @@done                       every listed case has run
+
+The kernel's console (ttyS0) is kept as console.log.  The guest runner fails a
+case whose window of the kernel log has an oops, BUG, WARN, lockdep or
+hung-task report, and then asks for a fresh boot.  If the guest dies or stops
+answering, the case that was running fails with the console's account of it,
+and the cases not yet run go to a new boot.
+"""
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+
+from initramfs import BuildError, Initramfs, concatenate
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GUEST_DIR = os.path.join(os.path.dirname(HERE), "guest")
+BOOT_TIMEOUT = int(os.environ.get("HARNESS_BOOT_TIMEOUT", "300"))
+CASE_GRACE = 60          # beyond a case's own bound, for the runner's checks
+IDLE_TIMEOUT = 120       # between cases
+MAX_BOOTS = 12
+CONSOLE_TAIL = 30
+KERNEL_TROUBLE = re.compile(
+    r"BUG:|WARNING:|Oops|general protection fault|Kernel panic|kernel BUG at|"
+    r"blocked for more than|detected stall|possible circular locking|"
+    r"possible recursive locking|inconsistent lock state|suspicious RCU usage|"
+    r"KASAN|UBSAN|kmemleak|ODEBUG|refcount_t:|list_add corruption|"
+    r"list_del corruption|segfault at")
+
+
+def build_base(suite, ctx, workdir):
+    """The suite's initramfs, less the list of cases."""
+    fs = Initramfs(os.path.join(workdir, "root"))
+    for prog in ["busybox", "kmod", "modprobe", "insmod", "rmmod", "lsmod",
+                 "modinfo", "depmod"] + suite.tools:
+        fs.add_program(prog)
+    fs.add_modules(ctx.kver, suite.modules, ctx.our_modules)
+    fs.add_file(os.path.join(GUEST_DIR, "init"), "/init", 0o755)
+    fs.add_file(os.path.join(GUEST_DIR, "runner"), "/harness/runner", 0o755)
+    fs.add_file(os.path.join(GUEST_DIR, "lib.sh"), "/harness/lib.sh", 0o644)
+    fs.add_tree(suite.path, "/harness/suite")
+    fs.add_text("/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n")
+    fs.add_text("/etc/group", "root:x:0:\n")
+    out = os.path.join(workdir, "base.cpio")
+    fs.write(out)
+    return out
+
+
+def case_list(cases, workdir):
+    fs = Initramfs(os.path.join(workdir, "list"))
+    lines = []
+    for c in cases:
+        lines.append(" ".join([c.name, str(c.timeout), shlex.quote(c.script)]
+                              + [shlex.quote(a) for a in c.args]))
+    fs.add_text("/harness/cases", "\n".join(lines) + "\n")
+    out = os.path.join(workdir, "list.cpio")
+    fs.write(out)
+    return out
+
+
+def qemu_command(suite, ctx, initrd, bootdir):
+    cmdline = " ".join([
+        "console=ttyS0,115200", "loglevel=7", "log_buf_len=16M",
+        "panic=-1", "mitigations=off", "printk.time=1",
+    ] + ctx.append)
+    return [ctx.qemu, "-nodefaults", "-no-reboot", "-display", "none",
+            "-machine", f"pc,accel={ctx.accel}", "-cpu", ctx.cpu,
+            "-smp", str(suite.smp), "-m", str(suite.memory),
+            "-kernel", ctx.kernel, "-initrd", initrd, "-append", cmdline,
+            "-chardev", f"file,id=console,path={bootdir}/console.log",
+            "-serial", "chardev:console",
+            "-chardev", f"file,id=harness,path={bootdir}/channel.log",
+            "-serial", "chardev:harness",
+            "-monitor", "none"] + suite.extra_qemu_args(ctx)
+
+
+def console_excerpt(bootdir, case_name):
+    """The kernel's console from the start of the case (or its tail)."""
+    try:
+        with open(os.path.join(bootdir, "console.log"), errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    start = 0
+    for i, line in enumerate(lines):
+        if case_name and f"harness: begin {case_name} #" in line:
+            start = i
+    section = lines[start:]
+    trouble = [ln for ln in section if KERNEL_TROUBLE.search(ln)]
+    return trouble[:10] + ["--- console tail:"] + section[-CONSOLE_TAIL:]
+
+
+class Boot:
+    """One guest boot: follow the channel until the guest is done or dead."""
+
+    def __init__(self, suite, cases, ctx, reporter, bootdir, initrd, live):
+        self.suite = suite
+        self.by_name = {c.name: c for c in cases}
+        self.ctx = ctx
+        self.reporter = reporter
+        self.bootdir = bootdir
+        self.initrd = initrd
+        self.live = live            # print case output as it comes (demo)
+        self.done = set()
+        self.booted = False
+        self.current = None
+        self.current_log = None
+        self.started = None
+        self.reboot_asked = False
+
+    def run(self):
+        cmd = qemu_command(self.suite, self.ctx, self.initrd, self.bootdir)
+        with open(os.path.join(self.bootdir, "qemu.cmd"), "w") as f:
+            f.write(shlex.join(cmd) + "\n")
+        qemu_log = open(os.path.join(self.bootdir, "qemu.log"), "w")
+        proc = subprocess.Popen(cmd, stdout=qemu_log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)
+        channel = os.path.join(self.bootdir, "channel.log")
+        deadline = time.monotonic() + BOOT_TIMEOUT
+        buf = b""
+        pos = 0
+        finished = False
+        why = None
+        try:
+            while True:
+                exited = proc.poll() is not None
+                try:
+                    with open(channel, "rb") as f:
+                        f.seek(pos)
+                        chunk = f.read()
+                except FileNotFoundError:
+                    chunk = b""
+                pos += len(chunk)
+                buf += chunk
+                *lines, buf = buf.split(b"\n")
+                for raw in lines:
+                    line = raw.decode(errors="replace").rstrip("\r")
+                    deadline = self.handle(line, deadline)
+                    if line.startswith("@@done"):
+                        finished = True
+                if finished or self.reboot_asked:
+                    try:
+                        proc.wait(timeout=30)
+                    except subprocess.TimeoutExpired:
+                        pass
+                    break
+                if exited:
+                    why = f"the guest exited (QEMU status {proc.returncode})"
+                    break
+                if time.monotonic() > deadline:
+                    what = (f"case {self.current}" if self.current
+                            else "the guest")
+                    why = f"{what} gave no sign of life in time: guest stopped"
+                    break
+                time.sleep(0.1)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            qemu_log.close()
+            if self.current_log:
+                self.current_log.close()
+        if self.current is not None:
+            case = self.by_name[self.current]
+            excerpt = console_excerpt(self.bootdir, self.current)
+            took = time.monotonic() - self.started
+            self.reporter.result(case, "fail", "\n".join(
+                [why or "the guest went away during the case"] + excerpt), took)
+            self.done.add(self.current)
+            self.current = None
+        return why
+
+    def handle(self, line, deadline):
+        now = time.monotonic()
+        if line.startswith("@@ready"):
+            self.booted = True
+            return now + IDLE_TIMEOUT
+        if line.startswith("@@begin "):
+            name = line.split()[1]
+            if name not in self.by_name:
+                return deadline
+            self.current = name
+            self.started = now
+            self.current_log = open(self.reporter.log_path(self.by_name[name]), "w")
+            return now + self.by_name[name].timeout + CASE_GRACE
+        if line.startswith("@@end "):
+            parts = line.split(" ", 4)
+            name = parts[1]
+            if name != self.current or len(parts) < 4:
+                return deadline
+            status, seconds = parts[2], float(parts[3])
+            reason = parts[4] if len(parts) > 4 else ""
+            self.current_log.close()
+            self.current_log = None
+            self.current = None
+            self.done.add(name)
+            if status not in ("pass", "fail", "skip"):
+                status, reason = "fail", f"runner said {status}: {reason}"
+            self.reporter.result(self.by_name[name], status, reason, seconds)
+            return now + IDLE_TIMEOUT
+        if line.startswith("@@reboot"):
+            self.reboot_asked = True
+            return deadline
+        if self.current_log:
+            self.current_log.write(line + "\n")
+            self.current_log.flush()
+        if self.live:
+            print(line, flush=True)
+        return deadline
+
+
+def run_guest_suite(suite, cases, ctx, reporter, live=False):
+    suite_dir = os.path.join(ctx.results, suite.name)
+    os.makedirs(suite_dir, exist_ok=True)
+    work = tempfile.mkdtemp(prefix=f"harness-{suite.name}-")
+    try:
+        try:
+            base = build_base(suite, ctx, work)
+        except (BuildError, subprocess.CalledProcessError, OSError) as e:
+            for case in cases:
+                reporter.result(case, "fail", f"initramfs: {e}")
+            return
+        pending = list(cases)
+        for boot_no in range(1, MAX_BOOTS + 1):
+            bootdir = os.path.join(suite_dir, f"boot{boot_no}")
+            os.makedirs(bootdir, exist_ok=True)
+            listdir = os.path.join(work, f"list{boot_no}")
+            os.makedirs(listdir)
+            initrd = os.path.join(work, f"initrd{boot_no}.cpio")
+            concatenate([base, case_list(pending, listdir)], initrd)
+            boot = Boot(suite, pending, ctx, reporter, bootdir, initrd, live)
+            why = boot.run()
+            os.unlink(initrd)
+            pending = [c for c in pending if c.name not in boot.done]
+            if not pending:
+                return
+            if boot.booted and not boot.done:
+                for case in pending:
+                    reporter.result(case, "fail",
+                                    f"the guest runner did not run it: {why}")
+                return
+            if not boot.booted:
+                excerpt = console_excerpt(bootdir, None)
+                for case in pending:
+                    reporter.result(case, "fail", "\n".join(
+                        [f"the guest did not boot: {why}"] + excerpt))
+                return
+        for case in pending:
+            reporter.result(case, "fail", f"not run: {MAX_BOOTS} boots used up")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+"""TAP output, per-case logs and the closing summary of a run."""
+
+import os
+import sys
+
+LOG_TAIL = 20
+
+
+class Reporter:
+    def __init__(self, results, total, out=sys.stdout):
+        self.results = results
+        self.out = out
+        self.number = 0
+        self.counts = {"pass": 0, "fail": 0, "skip": 0}
+        self.failed = []
+        self._print("TAP version 13")
+        self._print(f"1..{total}")
+
+    def _print(self, line):
+        print(line, file=self.out, flush=True)
+
+    def log_path(self, case):
+        path = os.path.join(self.results, "cases", case.name + ".log")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        return path
+
+    def result(self, case, status, reason="", seconds=None):
+        """Record one case: status is pass, fail or skip."""
+        self.number += 1
+        self.counts[status] += 1
+        took = f" ({seconds:.1f}s)" if seconds is not None else ""
+        if status == "pass":
+            self._print(f"ok {self.number} - {case.name}{took}")
+        elif status == "skip":
+            self._print(f"ok {self.number} - {case.name} # SKIP {reason}")
+        else:
+            self.failed.append(case.name)
+            self._print(f"not ok {self.number} - {case.name}{took}")
+            if reason:
+                for line in reason.splitlines():
+                    self._print(f"# {line}")
+            log = self.log_path(case)
+            if os.path.exists(log):
+                with open(log, errors="replace") as f:
+                    tail = f.read().splitlines()[-LOG_TAIL:]
+                for line in tail:
+                    self._print(f"#   | {line}")
+                self._print(f"#   log: {os.path.relpath(log)}")
+
+    def summary(self):
+        c = self.counts
+        if self.failed:
+            self._print("# failed: " + " ".join(self.failed))
+        self._print(f"# results: {os.path.relpath(self.results)}")
+        line = f"{c['pass']} passed, {c['fail']} failed"
+        if c["skip"]:
+            line += f", {c['skip']} skipped"
+        self._print(line)
+        return c["fail"] == 0
