@@ -44,8 +44,8 @@ KERNEL_TROUBLE = re.compile(
 def build_base(suite, ctx, workdir):
     """The suite's initramfs, less the list of cases."""
     fs = Initramfs(os.path.join(workdir, "root"))
-    for prog in ["busybox", "kmod", "modprobe", "insmod", "rmmod", "lsmod",
-                 "modinfo", "depmod"] + suite.tools:
+    for prog in ["busybox", "dash", "kmod", "modprobe", "insmod", "rmmod",
+                 "lsmod", "modinfo", "depmod"] + suite.tools:
         fs.add_program(prog)
     fs.add_modules(ctx.kver, suite.modules, ctx.our_modules)
     fs.add_file(os.path.join(GUEST_DIR, "init"), "/init", 0o755)
@@ -213,6 +213,8 @@ class Boot:
             return now + IDLE_TIMEOUT
         if line.startswith("@@reboot"):
             self.reboot_asked = True
+            return deadline
+        if line.startswith("@@"):
             return deadline
         if self.current_log:
             self.current_log.write(line + "\n")
