@@ -14,8 +14,6 @@ import shutil
 import subprocess
 
 SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-BASE_TOOLS = ["busybox", "kmod", "modprobe", "insmod", "rmmod", "lsmod",
-              "modinfo", "depmod"]
 
 
 class BuildError(Exception):
