@@ -26,31 +26,32 @@ var=$(grep -c '^7f' /tmp/cdbs)
 protect=0
 [ "$dif" != 0 ] && protect=1
 
-check_cdb() {	# name opcode-or-service-action
+# Where the fields are: CDB length in hex digits, then offset of the
+# protect byte, offset and size of the LBA, offset and size of the length.
+if [ "$dif" = 2 ]; then
+	layout="64 10 12 8 28 4"
+else
+	layout="20 1 2 4 7 2"
+fi
+
+check_cdb() {	# name, leading hex digits (opcode, or up to the service action)
 	local cdb
+	cdb=$(grep -E "^$2" /tmp/cdbs)
+	[ "$(echo "$cdb" | grep -c .)" = 1 ] ||
+		fail "$1: expected one CDB starting $2, saw: $(cat /tmp/cdbs)"
+	set -- "$1" $layout
+	expect_eq "$1 length" "$2" "${#cdb}"
+	expect_eq "$1 protect" $((protect << 5)) "$(cdb_field "$cdb" "$3" 1)"
+	expect_eq "$1 LBA" $lba "$(cdb_field "$cdb" "$4" "$5")"
+	expect_eq "$1 transfer length" $n "$(cdb_field "$cdb" "$6" "$7")"
 	if [ "$dif" = 2 ]; then
-		cdb=$(grep -E "^7f0{12}18$2" /tmp/cdbs)
-		[ "$(echo "$cdb" | grep -c .)" = 1 ] ||
-			fail "$1: expected one 32-byte CDB with service action $2, saw: $(cat /tmp/cdbs)"
-		expect_eq "$1 length" 64 "${#cdb}"
-		expect_eq "$1 protect" $((protect << 5)) "$(cdb_field "$cdb" 10 1)"
-		expect_eq "$1 LBA" $lba "$(cdb_field "$cdb" 12 8)"
 		expect_eq "$1 expected initial reference tag" $lba "$(cdb_field "$cdb" 20 4)"
-		expect_eq "$1 transfer length" $n "$(cdb_field "$cdb" 28 4)"
-	else
-		cdb=$(grep -E "^$2" /tmp/cdbs)
-		[ "$(echo "$cdb" | grep -c .)" = 1 ] ||
-			fail "$1: expected one 10-byte CDB with opcode $2, saw: $(cat /tmp/cdbs)"
-		expect_eq "$1 length" 20 "${#cdb}"
-		expect_eq "$1 protect" $((protect << 5)) "$(cdb_field "$cdb" 1 1)"
-		expect_eq "$1 LBA" $lba "$(cdb_field "$cdb" 2 4)"
-		expect_eq "$1 transfer length" $n "$(cdb_field "$cdb" 7 2)"
 	fi
 }
 
 if [ "$dif" = 2 ]; then
-	check_cdb WRITE_32 000b
-	check_cdb READ_32 0009
+	check_cdb WRITE_32 7f00000000000018000b
+	check_cdb READ_32 7f000000000000180009
 	expect_eq "media commands that are not 32-byte" 0 $((media - var))
 else
 	check_cdb WRITE_10 2a
