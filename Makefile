@@ -7,6 +7,7 @@
 #   make check        static checks, build, and every test suite;
 #                     T=<filter> selects cases, e.g. T=dif or T=dif/readcap
 #   make demo         boot a guest and show what an administrator looks at
+#   make qemu         build (or find in the cache) the project's QEMU
 #   make clean
 #
 # KVER selects the installed kernel release (default: the newest Debian one
@@ -18,7 +19,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 T ?=
 TESTFLAGS ?=
 
-.PHONY: all modules deps check demo clean
+.PHONY: all modules deps qemu check demo clean
 
 all: modules
 
@@ -28,11 +29,16 @@ deps:
 modules: deps
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-check: modules
-	tests/run --kver $(KVER) $(if $(T),-T '$(T)') $(TESTFLAGS)
+# The project's qemu-system-x86_64, cached outside the checkout.
+qemu: deps
+	@tests/qemu/build
 
-demo: modules
-	tests/run --kver $(KVER) --demo
+check: modules qemu
+	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) \
+		$(if $(T),-T '$(T)') $(TESTFLAGS)
+
+demo: modules qemu
+	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) --demo
 
 clean:
 	if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

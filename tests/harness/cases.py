@@ -7,6 +7,7 @@ A suite is a directory tests/suites/<name>/ with a suite.py that sets
     MODULES     Debian modules the guest needs (their dependencies follow)
     TOOLS       host programs copied into the guest with their libraries
     QEMU_ARGS   extra emulator arguments, or a function ctx -> list
+    GUEST_FILES files for the initramfs: a function ctx -> [(src, dest)]
     MEMORY, SMP guest size (defaults 1024 MiB, 2 CPUs)
     DEMO        True for a suite that only ``--demo`` runs
 
@@ -50,6 +51,7 @@ class Suite:
         self.modules = list(getattr(module, "MODULES", []))
         self.tools = list(getattr(module, "TOOLS", []))
         self.qemu_args = getattr(module, "QEMU_ARGS", [])
+        self.guest_files = getattr(module, "GUEST_FILES", None)
         self.memory = int(getattr(module, "MEMORY", 1024))
         self.smp = int(getattr(module, "SMP", 2))
         self.demo = bool(getattr(module, "DEMO", False))

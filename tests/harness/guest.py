@@ -52,6 +52,8 @@ def build_base(suite, ctx, workdir):
     fs.add_file(os.path.join(GUEST_DIR, "runner"), "/harness/runner", 0o755)
     fs.add_file(os.path.join(GUEST_DIR, "lib.sh"), "/harness/lib.sh", 0o644)
     fs.add_tree(suite.path, "/harness/suite")
+    for src, dest in (suite.guest_files(ctx) if suite.guest_files else []):
+        fs.add_file(src, dest)
     fs.add_text("/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n")
     fs.add_text("/etc/group", "root:x:0:\n")
     out = os.path.join(workdir, "base.cpio")
