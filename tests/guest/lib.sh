@@ -53,3 +53,28 @@ klog_mark() {
 klog_since() {
 	dmesg | awk -v m="harness: mark $HARNESS_CASE $klog_seq;" 'on; index($0, m) { on = 1 }'
 }
+
+# host_sync: wait (30 s at most) until the host has acted on every request
+# this case made before (qom_set, host_check)
+host_sync() {
+	sync_seq=$((${sync_seq:-0} + 1))
+	local token="$HARNESS_CASE.$sync_seq"
+	echo "@@sync $token"
+	timeout 30 sh -c 'while read -r l; do [ "$l" = "synced $1" ] && exit 0; done
+		exit 1' sync "$token" </dev/ttyS2 || fail "the host did not answer sync $token"
+}
+
+# qom_set PATH PROPERTY VALUE: change a property of the emulated machine
+# (a fault knob of a device model, say) through the harness's QMP socket;
+# returns once the change is made
+qom_set() {
+	echo "@@qmp {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"$1\", \"property\": \"$2\", \"value\": $3}}"
+	host_sync
+}
+
+# host_check NAME ARGS...: ask the host to check what only it can see (the
+# suite's HOST_CHECKS); a failed check fails the case.  Runs after the
+# guest's writes that precede it reached the emulator.
+host_check() {
+	echo "@@host $*"
+}

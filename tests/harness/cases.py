@@ -8,6 +8,8 @@ A suite is a directory tests/suites/<name>/ with a suite.py that sets
     TOOLS       host programs copied into the guest with their libraries
     QEMU_ARGS   extra emulator arguments, or a function ctx -> list
     GUEST_FILES files for the initramfs: a function ctx -> [(src, dest)]
+    HOST_CHECKS {name: function(ctx, *args) -> None or a problem}: checks
+                a guest case asks the host to make (``@@host name args``)
     MEMORY, SMP guest size (defaults 1024 MiB, 2 CPUs)
     DEMO        True for a suite that only ``--demo`` runs
 
@@ -52,6 +54,7 @@ class Suite:
         self.tools = list(getattr(module, "TOOLS", []))
         self.qemu_args = getattr(module, "QEMU_ARGS", [])
         self.guest_files = getattr(module, "GUEST_FILES", None)
+        self.host_checks = dict(getattr(module, "HOST_CHECKS", {}))
         self.memory = int(getattr(module, "MEMORY", 1024))
         self.smp = int(getattr(module, "SMP", 2))
         self.demo = bool(getattr(module, "DEMO", False))

@@ -16,9 +16,11 @@ answering, the case that was running fails with the console's account of it,
 and the cases not yet run go to a new boot.
 """
 
+import json
 import os
 import re
 import shlex
+import socket
 import shutil
 import subprocess
 import tempfile
@@ -86,7 +88,13 @@ def qemu_command(suite, ctx, initrd, bootdir):
             "-serial", "chardev:console",
             "-chardev", f"file,id=harness,path={bootdir}/channel.log",
             "-serial", "chardev:harness",
-            "-monitor", "none"] + suite.extra_qemu_args(ctx)
+            "-monitor", "none",
+            "-qmp", f"unix:{bootdir}/qmp.sock,server=on,wait=off",
+            # ttyS2: the host's answers to @@sync (see Boot.sync)
+            "-chardev", f"socket,id=hostack,path={bootdir}/ack.sock,"
+            "server=on,wait=off",
+            "-serial", "chardev:hostack",
+            ] + suite.extra_qemu_args(ctx)
 
 
 def console_excerpt(bootdir, case_name):
@@ -103,6 +111,46 @@ def console_excerpt(bootdir, case_name):
     section = lines[start:]
     trouble = [ln for ln in section if KERNEL_TROUBLE.search(ln)]
     return trouble[:10] + ["--- console tail:"] + section[-CONSOLE_TAIL:]
+
+
+class Qmp:
+    """The emulator's QMP socket, for cases that change the machine while
+    they run (``@@qmp {json}`` on the channel; see tests/guest/lib.sh)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.sock = None
+        self.buf = b""
+
+    def _recv(self):
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise OSError("QMP connection closed")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def _reply(self):
+        while True:
+            msg = self._recv()
+            if "return" in msg or "error" in msg:
+                return msg
+
+    def execute(self, command):
+        if self.sock is None:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.sock.settimeout(10)
+            self.sock.connect(self.path)
+            self._recv()                                # greeting
+            self.sock.sendall(b'{"execute": "qmp_capabilities"}\n')
+            self._reply()
+        self.sock.sendall(json.dumps(command).encode() + b"\n")
+        return self._reply()
+
+    def close(self):
+        if self.sock:
+            self.sock.close()
 
 
 class Boot:
@@ -122,6 +170,9 @@ class Boot:
         self.current_log = None
         self.started = None
         self.reboot_asked = False
+        self.qmp = Qmp(os.path.join(bootdir, "qmp.sock"))
+        self.host_failures = []
+        self.ack = None
 
     def run(self):
         cmd = qemu_command(self.suite, self.ctx, self.initrd, self.bootdir)
@@ -173,6 +224,9 @@ class Boot:
                 proc.kill()
                 proc.wait()
             qemu_log.close()
+            self.qmp.close()
+            if self.ack:
+                self.ack.close()
             if self.current_log:
                 self.current_log.close()
         if self.current is not None:
@@ -184,6 +238,38 @@ class Boot:
             self.done.add(self.current)
             self.current = None
         return why
+
+    def sync(self, token):
+        """Tell the guest (on its ttyS2) that every channel line before
+        ``@@sync TOKEN`` has been acted on."""
+        try:
+            if self.ack is None:
+                self.ack = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.ack.settimeout(10)
+                self.ack.connect(os.path.join(self.bootdir, "ack.sock"))
+            self.ack.sendall(f"synced {token}\n".encode())
+        except OSError as e:
+            if self.current_log:
+                self.current_log.write(f"harness: cannot answer sync: {e}\n")
+
+    def host_check(self, words):
+        """A check of the case that only the host can make (the backing
+        files of the guest's disks, say): the suite's HOST_CHECKS[name].
+        A failed check fails the case whatever the guest reports."""
+        checks = self.suite.host_checks
+        name, args = (words[0], words[1:]) if words else ("", [])
+        if name not in checks:
+            problem = f"no host check named {name!r}"
+        else:
+            try:
+                problem = checks[name](self.ctx, *args)
+            except Exception as e:          # a broken check fails the case
+                problem = f"host check {name} raised {e!r}"
+        verdict = f"FAIL: {problem}" if problem else "ok"
+        self.current_log.write(f"host {' '.join(words)}: {verdict}\n")
+        self.current_log.flush()
+        if problem:
+            self.host_failures.append(f"host check {name}: {problem}")
 
     def handle(self, line, deadline):
         now = time.monotonic()
@@ -211,10 +297,28 @@ class Boot:
             self.done.add(name)
             if status not in ("pass", "fail", "skip"):
                 status, reason = "fail", f"runner said {status}: {reason}"
+            if self.host_failures:
+                status = "fail"
+                reason = "; ".join(self.host_failures + [reason]).strip("; ")
+                self.host_failures = []
             self.reporter.result(self.by_name[name], status, reason, seconds)
             return now + IDLE_TIMEOUT
         if line.startswith("@@reboot"):
             self.reboot_asked = True
+            return deadline
+        if line.startswith("@@sync "):
+            self.sync(line[7:].strip())
+            return deadline
+        if line.startswith("@@host ") and self.current_log:
+            self.host_check(line[7:].split())
+            return deadline
+        if line.startswith("@@qmp ") and self.current_log:
+            try:
+                reply = self.qmp.execute(json.loads(line[6:]))
+            except (OSError, ValueError) as e:
+                reply = {"error": {"desc": f"harness: {e}"}}
+            self.current_log.write(f"qmp: {line[6:]} -> {json.dumps(reply)}\n")
+            self.current_log.flush()
             return deadline
         if line.startswith("@@"):
             return deadline
