@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the bfa/ cases: the HBA the suite gives the guest (one
+# Brocade 825 with the LUNs of suite.py), whichever driver binds it.
+
+. /harness/lib.sh
+
+HBA=/machine/peripheral/hba0
+# what suite.py and the model set up
+HBA_WWPN=0x10000005330a0b00
+HBA_WWNN=0x20000005330a0b00
+FABRIC_NAME=0x1000525400fa0b00
+HBA_PORT_ID=0x010100
+TGT0_WWPN=0x50060e8000000001
+TGT1_WWPN=0x50060e8000000101
+# target:lun:MiB of every LUN
+LUNS="0:0:64 0:1:32 1:0:48"
+
+fc_host() { ls -d /sys/class/fc_host/host* 2>/dev/null | head -n 1; }
+host_no() { basename "$(fc_host)" | sed 's/^host//'; }
+
+# rport_of WWPN: the fc_remote_ports entry of that port name
+rport_of() {
+	local r
+	for r in /sys/class/fc_remote_ports/rport-*; do
+		[ "$(cat "$r/port_name" 2>/dev/null)" = "$1" ] && echo "$r" && return 0
+	done
+	return 1
+}
+
+rport_state_is() {
+	local r
+	r=$(rport_of "$1") || return 1
+	[ "$(cat "$r/port_state")" = "$2" ]
+}
+
+# disk_of T L: the sd block device of target T, LUN L on our host
+disk_of() {
+	local d
+	for d in /sys/class/scsi_disk/"$(host_no)":0:"$1":"$2"/device/block/*; do
+		[ -e "$d" ] && basename "$d" && return 0
+	done
+	return 1
+}
+
+all_disks_up() {
+	local x t l
+	for x in $LUNS; do
+		t=${x%%:*}; l=${x#*:}; l=${l%%:*}
+		disk_of "$t" "$l" >/dev/null || return 1
+	done
+}
+
+# bfa_up [DRIVER]: the driver is loaded (default bfa, Debian's), both
+# remote ports are Online and every LUN has its disk
+bfa_up() {
+	local drv=${1:-bfa}
+	# whatever an earlier case left behind, the fabric starts whole
+	qom_set "$HBA" link-down false
+	qom_set "$HBA" targets-away 0
+	qom_set "$HBA" heartbeat-stall false
+	qom_set "$HBA" io-drop 0
+	if ! lsmod | grep -q "^$drv "; then
+		modprobe sd_mod && modprobe sg || fail "modprobe sd_mod sg failed"
+		modprobe "$drv" bfa_log_level=4 || fail "modprobe $drv failed"
+	fi
+	poll 60 fc_host_online || fail "fc_host not Online within 60 s"
+	poll 60 rport_state_is "$TGT0_WWPN" Online ||
+		fail "target 0 ($TGT0_WWPN) not Online within 60 s"
+	poll 60 rport_state_is "$TGT1_WWPN" Online ||
+		fail "target 1 ($TGT1_WWPN) not Online within 60 s"
+	poll 60 all_disks_up || fail "not every LUN has a disk within 60 s"
+}
+
+fc_host_online() {
+	[ -n "$(fc_host)" ] && [ "$(cat "$(fc_host)/port_state")" = Online ]
+}
+
+# no_driver_errors SINCE-MARK: the driver logged nothing at error level
+bfa_log_clean() {
+	local bad
+	bad=$(klog_since | grep -E 'bfa .*(fail|error|Error|incompatible|timed out)' || true)
+	[ -z "$bad" ] || fail "driver reported trouble: $bad"
+}
+
+# random_file FILE BYTES: data that differs everywhere
+random_file() {
+	dd if=/dev/urandom of="$1" bs="$2" count=1 iflag=fullblock 2>/dev/null ||
+		fail "cannot make $2 bytes of test data"
+}
+
+sha_of() { sha256sum "$1" | cut -d' ' -f1; }

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+"""bfa/: the emulated Brocade 825 (tests/qemu/hw/scsi/brocade-cb.c) with a
+Brocade driver in the guest.  bfa/mainline/* runs Debian's own bfa.ko on
+the model: the model counts only when the driver nobody here wrote accepts
+it as the card.
+
+The guest gets the firmware image the project generates (tests/qemu/mkfw)
+as /lib/firmware/cbfw-3.2.5.1.bin, and one HBA with its LUNs: QEMU scsi-hd
+devices on the HBA's bus, target T being remote port T, backed by files on
+the host under the run's results folder.
+"""
+
+import hashlib
+import os
+import subprocess
+
+from cases import Case
+
+WHERE = "guest"
+MODULES = ["bfa", "sd_mod", "sg"]
+TOOLS = ["lsscsi", "sg_inq", "dd", "cmp", "od", "sha256sum", "stat",
+         "sg_reset"]
+FIRMWARE = "cbfw-3.2.5.1.bin"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (target, lun, MiB) of the LUNs the HBA carries
+LUNS = [(0, 0, 64), (0, 1, 32), (1, 0, 48)]
+
+
+def _workdir(ctx):
+    d = os.path.join(ctx.results, "bfa-host")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def GUEST_FILES(ctx):
+    fw = os.path.join(_workdir(ctx), FIRMWARE)
+    subprocess.run([os.path.join(ctx.top, "tests", "qemu", "mkfw"), fw],
+                   check=True)
+    return [(fw, "/lib/firmware/" + FIRMWARE)]
+
+
+def host_setup(ctx):
+    for t, lun, mib in LUNS:
+        img = os.path.join(_workdir(ctx), f"lun-{t}-{lun}.img")
+        with open(img, "wb") as f:
+            f.truncate(mib << 20)
+
+
+def QEMU_ARGS(ctx):
+    # the model's complaints about what the driver asked of it
+    args = ["-d", "guest_errors,unimp",
+            "-D", os.path.join(_workdir(ctx), "model.log"),
+            "-device", "brocade-825,id=hba0"]
+    for t, lun, _ in LUNS:
+        img = os.path.join(_workdir(ctx), f"lun-{t}-{lun}.img")
+        drive = f"t{t}l{lun}"
+        args += ["-drive", f"if=none,id={drive},format=raw,file={img},"
+                 "cache=writeback",
+                 "-device", f"scsi-hd,bus=hba0.0,scsi-id={t},lun={lun},"
+                 f"drive={drive}"]
+    return args
+
+
+def image_sha256(ctx, image, offset, length, digest):
+    """The bytes [offset, offset + length) of a LUN's backing file."""
+    path = os.path.join(_workdir(ctx), os.path.basename(image))
+    with open(path, "rb") as f:
+        f.seek(int(offset))
+        data = f.read(int(length))
+    got = hashlib.sha256(data).hexdigest()
+    if len(data) != int(length):
+        return f"{image}: only {len(data)} of {length} bytes at {offset}"
+    if got != digest:
+        return (f"{image} at {offset}+{length}: sha256 {got}, the guest "
+                f"wrote {digest}")
+    return None
+
+
+HOST_CHECKS = {"image-sha256": image_sha256}
+
+
+def cases():
+    out = []
+    for drv in ("mainline",):
+        out += [Case(f"bfa/{drv}/ioc-up", "ioc-up.sh", timeout=120),
+                Case(f"bfa/{drv}/rports", "rports.sh", timeout=120),
+                Case(f"bfa/{drv}/data", "data.sh", timeout=300),
+                Case(f"bfa/{drv}/link-bounce", "link-bounce.sh", timeout=180),
+                Case(f"bfa/{drv}/target-leaves", "target-leaves.sh",
+                     timeout=300),
+                Case(f"bfa/{drv}/heartbeat", "heartbeat.sh", timeout=180),
+                Case(f"bfa/{drv}/cmd-drop", "cmd-drop.sh", timeout=180),
+                Case(f"bfa/{drv}/task-mgmt", "task-mgmt.sh", timeout=180),
+                Case(f"bfa/{drv}/reload", "reload.sh", timeout=600)]
+    return out
