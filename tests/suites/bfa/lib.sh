@@ -51,8 +51,9 @@ all_disks_up() {
 	done
 }
 
-# bfa_up [DRIVER]: the driver is loaded (default bfa, Debian's), both
-# remote ports are Online and every LUN has its disk
+# bfa_up [DRIVER]: the driver is loaded (default bfa, Debian's, with
+# $BFA_PARAMS if it was not loaded yet), both remote ports are Online and
+# every LUN has its disk
 bfa_up() {
 	local drv=${1:-bfa}
 	# whatever an earlier case left behind, the fabric starts whole
@@ -62,7 +63,8 @@ bfa_up() {
 	qom_set "$HBA" io-drop 0
 	if ! lsmod | grep -q "^$drv "; then
 		modprobe sd_mod && modprobe sg || fail "modprobe sd_mod sg failed"
-		modprobe "$drv" bfa_log_level=4 || fail "modprobe $drv failed"
+		modprobe "$drv" bfa_log_level=4 $BFA_PARAMS ||
+			fail "modprobe $drv $BFA_PARAMS failed"
 	fi
 	poll 60 fc_host_online || fail "fc_host not Online within 60 s"
 	poll 60 rport_state_is "$TGT0_WWPN" Online ||
@@ -90,3 +92,9 @@ random_file() {
 }
 
 sha_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+# irq_kinds: the interrupt types (IO-APIC, PCI-MSIX...) of the driver's
+# vectors in /proc/interrupts
+irq_kinds() {
+	grep -E 'bfa' /proc/interrupts | grep -oE '(IO-APIC|PCI-MSI[X]?)' | sort -u
+}

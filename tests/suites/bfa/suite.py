@@ -92,5 +92,9 @@ def cases():
                 Case(f"bfa/{drv}/heartbeat", "heartbeat.sh", timeout=180),
                 Case(f"bfa/{drv}/cmd-drop", "cmd-drop.sh", timeout=180),
                 Case(f"bfa/{drv}/task-mgmt", "task-mgmt.sh", timeout=180),
+                Case(f"bfa/{drv}/sysfs", "sysfs.sh", timeout=180),
+                Case(f"bfa/{drv}/els-loss", "els-loss.sh", timeout=300),
+                Case(f"bfa/{drv}/intx", "intx.sh", timeout=180),
+                Case(f"bfa/{drv}/npiv", "npiv.sh", timeout=240),
                 Case(f"bfa/{drv}/reload", "reload.sh", timeout=600)]
     return out

@@ -388,10 +388,19 @@ static void bcb_respond(BcbState *s, int fn, int q, const uint8_t *msg)
         return;
     }
     if (ring_full(r) || !QSIMPLEQ_EMPTY(&p->backlog[q])) {
-        BcbPending *e = g_new(BcbPending, 1);
+        BcbPending *e;
 
+        if (p->backlog_len[q] >= BCB_BACKLOG_MAX) {
+            /* a host that never takes its answers loses them */
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: response queue %d stuck, "
+                          "answer %u/%u dropped\n", TYPE_BROCADE_CB, q,
+                          msg[M_CLASS], msg[M_ID]);
+            return;
+        }
+        e = g_new(BcbPending, 1);
         memcpy(e->msg, msg, BCB_ELEM);
         QSIMPLEQ_INSERT_TAIL(&p->backlog[q], e, next);
+        p->backlog_len[q]++;
         return;
     }
     if (!guest_write(s, r->base + (uint64_t)r->pi * BCB_ELEM, msg, BCB_ELEM,
@@ -412,6 +421,7 @@ static void rsp_drain_backlog(BcbState *s, int fn, int q)
         BcbPending *e = QSIMPLEQ_FIRST(&p->backlog[q]);
 
         QSIMPLEQ_REMOVE_HEAD(&p->backlog[q], next);
+        p->backlog_len[q]--;
         if (guest_write(s, r->base + (uint64_t)r->pi * BCB_ELEM, e->msg,
                         BCB_ELEM, "response element")) {
             r->pi = (r->pi + 1) % r->depth;
@@ -430,6 +440,7 @@ static void port_forget(BcbPort *p)
         bcb_fabric_link_lost(BROCADE_CB(p->owner), p->fn);
     }
     p->port_enabled = false;
+    p->admin_down = false;
     p->link_up = false;
     memset(p->lps, 0, sizeof(p->lps));
     p->uf_head = p->uf_count = 0;
@@ -447,6 +458,7 @@ static void rings_forget(BcbPort *p)
             QSIMPLEQ_REMOVE_HEAD(&p->backlog[q], next);
             g_free(e);
         }
+        p->backlog_len[q] = 0;
         memset(&p->req[q], 0, sizeof(p->req[q]));
         memset(&p->rsp[q], 0, sizeof(p->rsp[q]));
     }
@@ -919,7 +931,8 @@ static void fcport_event(BcbState *s, int fn)
 static void fcport_link_update(BcbState *s, int fn)
 {
     BcbPort *p = &s->port[fn];
-    bool up = p->configured && p->port_enabled && !s->link_down;
+    bool up = p->configured && p->port_enabled && !p->admin_down &&
+              !s->link_down;
 
     if (up == p->link_up) {
         return;
@@ -939,6 +952,7 @@ static void link_timer(void *opaque)
     BcbState *s = opaque;
 
     fcport_link_update(s, 0);
+    fcport_link_update(s, 1);
 }
 
 static void bcb_fcport_msg(BcbState *s, int fn, const uint8_t *req, int q)
@@ -975,6 +989,47 @@ static void bcb_fcport_msg(BcbState *s, int fn, const uint8_t *req, int q)
     default:
         unsupported("FC port", req);
     }
+}
+
+/* ---- PORT: the physical port as the FC transport's sysfs drives it ---- */
+
+enum {
+    PORT_ENABLE = 1, PORT_DISABLE = 2, PORT_STATS = 3, PORT_STATS_CLEAR = 4,
+};
+#define PORT_STATS_SIZE     336
+
+static void bcb_port_msg(BcbState *s, int fn, const uint8_t *req, int q)
+{
+    BcbPort *p = &s->port[fn];
+    uint8_t rsp[BCB_MBOX_BYTES] = { 0 };
+    uint8_t stats[PORT_STATS_SIZE] = { 0 };
+
+    msg_header(rsp, req, REPLY(req[M_ID]));
+    switch (req[M_ID]) {
+    case PORT_ENABLE:
+        p->admin_down = false;
+        timer_mod(s->link, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) + 20);
+        break;
+    case PORT_DISABLE:
+        p->admin_down = true;
+        fcport_link_update(s, fn);
+        break;
+    case PORT_STATS:
+        /* seconds since reset, then counters: nothing goes wrong here */
+        stq_be_p(stats, (qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) -
+                         p->stats_reset) / 1000);
+        rsp[4] = guest_write(s, msg_addr(req, 4), stats, sizeof(stats),
+                             "port statistics") ? ST_OK : ST_FAILED;
+        break;
+    case PORT_STATS_CLEAR:
+        p->stats_reset = qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL);
+        break;
+    default:
+        unsupported("port", req);
+        rsp[4] = ST_FAILED;
+        break;
+    }
+    mbox_post(s, fn, rsp, 12);
 }
 
 /* ---- login service: FLOGI and FDISC ------------------------------------ */
@@ -1103,6 +1158,25 @@ void bcb_port_receive(BcbState *s, int fn, const uint8_t *hdr,
 
 #define FCXP_MAX_PAYLOAD    (64 * 1024)
 
+/* Keep the delayed answers in the order they fall due. */
+static void later_add(BcbState *s, BcbPending *e)
+{
+    BcbPending *x, *prev = NULL;
+
+    QSIMPLEQ_FOREACH(x, &s->later, next) {
+        if (x->due > e->due) {
+            break;
+        }
+        prev = x;
+    }
+    if (prev) {
+        QSIMPLEQ_INSERT_AFTER(&s->later, prev, e, next);
+    } else {
+        QSIMPLEQ_INSERT_HEAD(&s->later, e, next);
+    }
+    timer_mod(s->later_timer, QSIMPLEQ_FIRST(&s->later)->due);
+}
+
 static void bcb_fcxp_msg(BcbState *s, int fn, const uint8_t *req, int q)
 {
     BcbPort *p = &s->port[fn];
@@ -1165,8 +1239,7 @@ done:
         e->gen = p->gen;
         e->due = qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) +
                  MAX(req[13], 1) * 1000;
-        QSIMPLEQ_INSERT_TAIL(&s->later, e, next);
-        timer_mod(s->later_timer, QSIMPLEQ_FIRST(&s->later)->due);
+        later_add(s, e);
         return;
     }
     bcb_respond(s, fn, q, m);
@@ -1700,6 +1773,7 @@ static BcbService *const bcb_services[] = {
     [MC_IOIM_IO] = bcb_io_start,
     [MC_IOIM] = bcb_io_abort,
     [MC_TSKIM] = bcb_tsk_msg,
+    [MC_PORT] = bcb_port_msg,
 };
 
 static void bcb_fw_msg(BcbState *s, int fn, const uint8_t *m, int q)

@@ -61,6 +61,7 @@ typedef struct BcbFabric {
 } BcbFabric;
 
 #define BCB_MAX_LPS 64
+#define BCB_BACKLOG_MAX 4096     /* answers held for a full ring */
 #define BCB_MAX_UF 256
 #define BCB_MAX_RPORTS 256
 
@@ -106,6 +107,8 @@ typedef struct BcbPort {
     unsigned gen;           /* counts configurations of the rings */
 
     bool port_enabled;
+    bool admin_down;        /* PORT class: the port is turned off */
+    int64_t stats_reset;
     bool link_up;
     uint64_t stats_addr;
     uint32_t lps[BCB_MAX_LPS];          /* N_Port ID per login tag */
@@ -118,6 +121,7 @@ typedef struct BcbPort {
     BcbRing req[BCB_NQ];
     BcbRing rsp[BCB_NQ];
     QSIMPLEQ_HEAD(, BcbPending) backlog[BCB_NQ];
+    unsigned backlog_len[BCB_NQ];
     uint64_t cfgrsp_addr;
     uint64_t sense_base[4];
     unsigned max_ios;
