@@ -248,6 +248,8 @@ class Boot:
                 self.ack.settimeout(10)
                 self.ack.connect(os.path.join(self.bootdir, "ack.sock"))
             self.ack.sendall(f"synced {token}\n".encode())
+            if self.current_log:
+                self.current_log.write(f"harness: answered sync {token}\n")
         except OSError as e:
             if self.current_log:
                 self.current_log.write(f"harness: cannot answer sync: {e}\n")
