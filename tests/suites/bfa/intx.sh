@@ -9,11 +9,5 @@ if lsmod | grep -q '^bfa '; then
 fi
 BFA_PARAMS=msix_disable_cb=1 bfa_up
 expect_eq "interrupt type" "IO-APIC" "$(irq_kinds | tr '\n' ' ' | sed 's/ $//')"
-d=$(disk_of 1 0)
-mkdir -p /tmp/intx && cd /tmp/intx || fail "no scratch space"
-random_file data 4194304
-dd if=data of=/dev/"$d" bs=1048576 seek=20 oflag=direct 2>/dev/null || fail "write failed"
-dd if=/dev/"$d" of=back bs=1048576 skip=20 count=4 iflag=direct 2>/dev/null || fail "read failed"
-cmp data back || fail "data read back differs on INTx"
-echo "ok: 4 MiB read back identical on INTx"
+round_trip "$(disk_of 1 0)" 4 INTx lun-1-0.img
 rmmod bfa || fail "rmmod bfa failed"

@@ -58,6 +58,7 @@ bfa_up() {
 	local drv=${1:-bfa}
 	# whatever an earlier case left behind, the fabric starts whole
 	qom_set "$HBA" link-down false
+	qom_set "$HBA" p2p false
 	qom_set "$HBA" targets-away 0
 	qom_set "$HBA" heartbeat-stall false
 	qom_set "$HBA" io-drop 0
@@ -97,4 +98,22 @@ sha_of() { sha256sum "$1" | cut -d' ' -f1; }
 # vectors in /proc/interrupts
 irq_kinds() {
 	grep -E 'bfa' /proc/interrupts | grep -oE '(IO-APIC|PCI-MSI[X]?)' | sort -u
+}
+
+# round_trip DISK MIB WHAT [IMAGE]: write MIB MiB of fresh data at MiB
+# offset 40 of DISK with O_DIRECT, read it back and compare; with IMAGE,
+# the host checks that backing file holds the same bytes
+round_trip() {
+	local dir
+	dir=$(mktemp -d) || fail "no scratch space"
+	random_file "$dir/data" $(($2 * 1048576))
+	dd if="$dir/data" of=/dev/"$1" bs=1048576 seek=40 oflag=direct 2>/dev/null ||
+		fail "write to $1 failed ($3)"
+	dd if=/dev/"$1" of="$dir/back" bs=1048576 skip=40 count="$2" iflag=direct \
+		2>/dev/null || fail "read from $1 failed ($3)"
+	cmp "$dir/data" "$dir/back" || fail "data read back from $1 differs ($3)"
+	echo "ok: $2 MiB read back identical from $1 ($3)"
+	[ -z "$4" ] || host_check image-sha256 "$4" $((40 * 1048576)) \
+		$(($2 * 1048576)) "$(sha_of "$dir/data")"
+	rm -rf "$dir"
 }

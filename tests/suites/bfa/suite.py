@@ -94,6 +94,7 @@ def cases():
                 Case(f"bfa/{drv}/task-mgmt", "task-mgmt.sh", timeout=180),
                 Case(f"bfa/{drv}/sysfs", "sysfs.sh", timeout=180),
                 Case(f"bfa/{drv}/els-loss", "els-loss.sh", timeout=300),
+                Case(f"bfa/{drv}/p2p", "p2p.sh", timeout=240),
                 Case(f"bfa/{drv}/intx", "intx.sh", timeout=180),
                 Case(f"bfa/{drv}/npiv", "npiv.sh", timeout=240),
                 Case(f"bfa/{drv}/reload", "reload.sh", timeout=600)]

@@ -443,6 +443,7 @@ static void port_forget(BcbPort *p)
     p->admin_down = false;
     p->link_up = false;
     memset(p->lps, 0, sizeof(p->lps));
+    memset(p->lps_wwpn, 0, sizeof(p->lps_wwpn));
     p->uf_head = p->uf_count = 0;
     memset(p->rport, 0, sizeof(p->rport));
 }
@@ -1037,6 +1038,35 @@ static void bcb_port_msg(BcbState *s, int fn, const uint8_t *req, int q)
 enum { LPS_LOGIN = 1, LPS_LOGOUT = 2, LPS_N2N_PID = 3 };
 #define ST_FABRIC_RJT       29
 
+/*
+ * Point to point, the FLOGI goes to the one peer N_Port, whose accept is
+ * not from an F_Port and assigns no address: the side with the higher port
+ * name does that next (N2N_PID).
+ */
+static void bcb_lps_p2p(BcbState *s, int fn, const uint8_t *req, uint8_t *m)
+{
+    BcbPort *p = &s->port[fn];
+    uint64_t wwpn, wwnn;
+    uint8_t tag = req[4];
+
+    if (req[24]) {
+        m[5] = ST_FABRIC_RJT;           /* FDISC: there is no fabric */
+        m[6] = 0x0b;
+        return;
+    }
+    if (!bcb_fabric_p2p_peer(s, &wwpn, &wwnn)) {
+        m[5] = ST_ETIMER;
+        return;
+    }
+    p->lps[tag] = 0;
+    p->lps_wwpn[tag] = ldq_be_p(req + 8);
+    p->lps_wwnn[tag] = ldq_be_p(req + 16);
+    m[4] = tag;
+    put_wwn(m + 8, wwpn);
+    put_wwn(m + 16, wwnn);
+    stw_be_p(m + 24, BB_CREDIT);
+}
+
 static void bcb_lps_msg(BcbState *s, int fn, const uint8_t *req, int q)
 {
     BcbPort *p = &s->port[fn];
@@ -1057,6 +1087,10 @@ static void bcb_lps_msg(BcbState *s, int fn, const uint8_t *req, int q)
         if (!p->link_up) {
             /* nothing answers on a dark wire */
             m[5] = ST_ETIMER;
+            break;
+        }
+        if (s->p2p) {
+            bcb_lps_p2p(s, fn, req, m);
             break;
         }
         pid = bcb_fabric_login(s, fn, req[24], ldq_be_p(req + 8),
@@ -1087,6 +1121,11 @@ static void bcb_lps_msg(BcbState *s, int fn, const uint8_t *req, int q)
         }
         break;
     case LPS_N2N_PID:
+        tag = req[4];
+        if (s->p2p && tag < BCB_MAX_LPS && p->lps_wwpn[tag]) {
+            bcb_fabric_p2p_local(s, fn, req[5] << 16 | req[6] << 8 | req[7],
+                                 p->lps_wwpn[tag], p->lps_wwnn[tag]);
+        }
         return;
     default:
         unsupported("login", req);
@@ -2104,6 +2143,7 @@ static Property bcb_props[] = {
 /*
  * Faults, set at run time with qom-set on the device:
  *   link-down      the cable is pulled (true) or plugged back (false)
+ *   p2p            the cable goes straight to target 0 instead of a switch
  *   targets-away   bit t set: remote port t has left the fabric (RSCN)
  *   heartbeat-stall  the firmware stops counting its heartbeat
  *   io-drop        the next N commands get no answer from the target
@@ -2120,6 +2160,27 @@ static void set_link_down(Object *obj, bool v, Error **errp)
 
     s->link_down = v;
     fcport_link_update(s, 0);
+}
+
+static bool get_p2p(Object *obj, Error **errp)
+{
+    return BROCADE_CB(obj)->p2p;
+}
+
+/* The cable goes to another place: the link goes down and comes back. */
+static void set_p2p(Object *obj, bool v, Error **errp)
+{
+    BcbState *s = BROCADE_CB(obj);
+    bool down = s->link_down;
+
+    if (v == s->p2p) {
+        return;
+    }
+    s->link_down = true;
+    fcport_link_update(s, 0);
+    s->p2p = v;
+    s->link_down = down;
+    timer_mod(s->link, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) + 20);
 }
 
 static bool get_hb_stall(Object *obj, Error **errp)
@@ -2194,6 +2255,7 @@ static void bcb_class_init(ObjectClass *klass, void *data)
     device_class_set_props(dc, bcb_props);
     object_class_property_add_bool(klass, "link-down", get_link_down,
                                    set_link_down);
+    object_class_property_add_bool(klass, "p2p", get_p2p, set_p2p);
     object_class_property_add_bool(klass, "heartbeat-stall", get_hb_stall,
                                    set_hb_stall);
     object_class_property_add(klass, "targets-away", "uint64",

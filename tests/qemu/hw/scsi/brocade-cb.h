@@ -40,6 +40,7 @@ typedef struct BcbRing {
 
 /* An N_Port logged in to the fabric from the HBA, with what it registered. */
 typedef struct BcbLogin {
+    int port;               /* the HBA port it came in on */
     uint32_t pid;
     uint64_t wwpn, wwnn;
     bool scr;
@@ -58,6 +59,7 @@ typedef struct BcbFabric {
     BcbLogin login[BCB_MAX_LOGINS];
     BcbSession session[BCB_MAX_TARGETS][BCB_MAX_LOGINS];
     uint16_t oxid;
+    uint32_t p2p_peer;      /* point to point: the address the peer got */
 } BcbFabric;
 
 #define BCB_MAX_LPS 64
@@ -112,6 +114,8 @@ typedef struct BcbPort {
     bool link_up;
     uint64_t stats_addr;
     uint32_t lps[BCB_MAX_LPS];          /* N_Port ID per login tag */
+    uint64_t lps_wwpn[BCB_MAX_LPS];     /* point to point: names */
+    uint64_t lps_wwnn[BCB_MAX_LPS];
     BcbUfBuf uf[BCB_MAX_UF];
     unsigned uf_head, uf_count;
     BcbRport rport[BCB_MAX_RPORTS];     /* by firmware handle, 0 unused */
@@ -146,6 +150,7 @@ struct BcbState {
     BcbFabric fabric;
     uint64_t targets_away;  /* fault: targets gone from the fabric */
     bool link_down;         /* fault: the cable is pulled */
+    bool p2p;               /* cabled to one target, no switch */
     uint32_t els_drop;      /* fault: this many exchanges get no answer */
     uint32_t io_drop;       /* fault: this many commands get no answer */
 
@@ -157,8 +162,9 @@ struct BcbState {
 };
 
 /* brocade-fabric.c */
-uint32_t bcb_target_pid(int t);
-uint64_t bcb_target_wwpn(int t);
+bool bcb_fabric_p2p_peer(BcbState *s, uint64_t *wwpn, uint64_t *wwnn);
+void bcb_fabric_p2p_local(BcbState *s, int port, uint32_t pid, uint64_t wwpn,
+                          uint64_t wwnn);
 int bcb_fabric_target(BcbState *s, uint32_t pid);
 bool bcb_fabric_session(BcbState *s, int t, uint32_t sid);
 uint32_t bcb_fabric_login(BcbState *s, int port, bool fdisc, uint64_t wwpn,

@@ -105,19 +105,26 @@ static void st24(uint8_t *p, uint32_t v)
     p[2] = v;
 }
 
-uint32_t bcb_target_pid(int t)
+/*
+ * Names and addresses of remote port t.  Point to point, the one peer
+ * takes the address the HBA gave it and has a port name below the HBA's,
+ * so that the HBA is the side that assigns the addresses.
+ */
+static uint32_t target_pid(BcbState *s, int t)
 {
-    return DOMAIN << 16 | (0x10 + t) << 8;
+    return s->p2p ? s->fabric.p2p_peer : DOMAIN << 16 | (0x10 + t) << 8;
 }
 
-uint64_t bcb_target_wwpn(int t)
+static uint64_t target_wwpn(BcbState *s, int t)
 {
-    return 0x50060e8000000000ull | (uint64_t)t << 8 | 1;
+    return (s->p2p ? 0x10000000c9000000ull : 0x50060e8000000000ull) |
+           (uint64_t)t << 8 | 1;
 }
 
-static uint64_t target_wwnn(int t)
+static uint64_t target_wwnn(BcbState *s, int t)
 {
-    return 0x50060e8000000000ull | (uint64_t)t << 8;
+    return (s->p2p ? 0x20000000c9000000ull : 0x50060e8000000000ull) |
+           (uint64_t)t << 8;
 }
 
 /* The initiator's N_Port ID for HBA port p and virtual port v (0: base). */
@@ -143,11 +150,27 @@ static bool target_present(BcbState *s, int t)
     return false;
 }
 
+/* The target that is the peer of a point-to-point link: the first one. */
+static int p2p_target(BcbState *s)
+{
+    int t;
+
+    for (t = 0; t < BCB_MAX_TARGETS; t++) {
+        if (target_present(s, t)) {
+            return t;
+        }
+    }
+    return -1;
+}
+
 /* The target behind an N_Port ID, or -1. */
 int bcb_fabric_target(BcbState *s, uint32_t pid)
 {
     int t = ((pid >> 8) & 0xff) - 0x10;
 
+    if (s->p2p) {
+        return pid && pid == s->fabric.p2p_peer ? p2p_target(s) : -1;
+    }
     if ((pid >> 16) != DOMAIN || (pid & 0xff) || !target_present(s, t)) {
         return -1;
     }
@@ -181,11 +204,7 @@ uint32_t bcb_fabric_login(BcbState *s, int port, bool fdisc, uint64_t wwpn,
     *reason = RJT_UNABLE;
     if (!fdisc) {
         /* a new fabric login forgets everything the port had */
-        for (i = 0; i < BCB_MAX_LOGINS; i++) {
-            if (s->fabric.login[i].pid >> 8 == initiator_pid(port, 0) >> 8) {
-                memset(&s->fabric.login[i], 0, sizeof(BcbLogin));
-            }
-        }
+        bcb_fabric_link_lost(s, port);
         v = 0;
     } else {
         if (!base) {
@@ -210,6 +229,7 @@ uint32_t bcb_fabric_login(BcbState *s, int port, bool fdisc, uint64_t wwpn,
         return 0;
     }
     l = &s->fabric.login[i];
+    l->port = port;
     l->pid = initiator_pid(port, v);
     l->wwpn = wwpn;
     l->wwnn = wwnn;
@@ -228,13 +248,55 @@ void bcb_fabric_logout(BcbState *s, uint32_t pid)
 /* Link loss: the switch forgets the port's logins, the targets theirs. */
 void bcb_fabric_link_lost(BcbState *s, int port)
 {
-    int i;
+    int i, j, t;
 
+    s->fabric.p2p_peer = 0;
     for (i = 0; i < BCB_MAX_LOGINS; i++) {
-        if ((s->fabric.login[i].pid >> 8) == (initiator_pid(port, 0) >> 8)) {
-            memset(&s->fabric.login[i], 0, sizeof(BcbLogin));
+        BcbLogin *l = &s->fabric.login[i];
+
+        if (!l->pid || l->port != port) {
+            continue;
         }
+        for (t = 0; t < BCB_MAX_TARGETS; t++) {
+            for (j = 0; j < BCB_MAX_LOGINS; j++) {
+                if (s->fabric.session[t][j].sid == l->pid) {
+                    memset(&s->fabric.session[t][j], 0, sizeof(BcbSession));
+                }
+            }
+        }
+        memset(l, 0, sizeof(*l));
     }
+}
+
+/* Point to point: the peer's names, for the answer to the HBA's FLOGI. */
+bool bcb_fabric_p2p_peer(BcbState *s, uint64_t *wwpn, uint64_t *wwnn)
+{
+    int t = p2p_target(s);
+
+    if (t < 0) {
+        return false;
+    }
+    *wwpn = target_wwpn(s, t);
+    *wwnn = target_wwnn(s, t);
+    return true;
+}
+
+/*
+ * Point to point: the HBA took address pid for itself (it has the higher
+ * port name); its exchanges are accepted from now on.
+ */
+void bcb_fabric_p2p_local(BcbState *s, int port, uint32_t pid, uint64_t wwpn,
+                          uint64_t wwnn)
+{
+    BcbLogin *l = &s->fabric.login[0];
+
+    bcb_fabric_link_lost(s, port);
+    memset(l, 0, sizeof(*l));
+    l->port = port;
+    l->pid = pid;
+    l->wwpn = wwpn;
+    l->wwnn = wwnn;
+    s->fabric.p2p_peer = 0;
 }
 
 uint64_t bcb_fabric_name(void)
@@ -385,7 +447,7 @@ static size_t els_target(BcbState *s, int t, uint32_t sid, const uint8_t *req,
         x->prli = false;
         memset(rsp, 0, 116);
         rsp[0] = ELS_ACC;
-        service_params(rsp, bcb_target_wwpn(t), target_wwnn(t), false);
+        service_params(rsp, target_wwpn(s, t), target_wwnn(s, t), false);
         return 116;
     case ELS_LOGO:
         if (x) {
@@ -414,9 +476,9 @@ static size_t els_target(BcbState *s, int t, uint32_t sid, const uint8_t *req,
         }
         memset(rsp, 0, 28);
         rsp[0] = ELS_ACC;
-        stq_be_p(rsp + 8, bcb_target_wwpn(t));
-        stq_be_p(rsp + 16, target_wwnn(t));
-        st24(rsp + 25, bcb_target_pid(t));
+        stq_be_p(rsp + 8, target_wwpn(s, t));
+        stq_be_p(rsp + 16, target_wwnn(s, t));
+        st24(rsp + 25, target_pid(s, t));
         return 28;
     default:
         return els_rjt(rsp, RJT_UNSUPPORTED, EXPL_NONE);
@@ -462,8 +524,8 @@ static int ns_entries(BcbState *s, NsEntry *e, int max)
     }
     for (t = 0; t < BCB_MAX_TARGETS && n < max; t++) {
         if (target_present(s, t)) {
-            e[n] = (NsEntry) { bcb_target_pid(t), bcb_target_wwpn(t),
-                               target_wwnn(t), true, 0x01, "QEMU target" };
+            e[n] = (NsEntry) { target_pid(s, t), target_wwpn(s, t),
+                               target_wwnn(s, t), true, 0x01, "QEMU target" };
             n++;
         }
     }
@@ -669,13 +731,17 @@ size_t bcb_fabric_exchange(BcbState *s, const uint8_t *hdr,
         return 0;
     }
     if (hdr[FH_TYPE] == TYPE_CT) {
-        return ct_request(s, l, did, req, len, rsp, max);
+        return s->p2p ? 0 : ct_request(s, l, did, req, len, rsp, max);
     }
     if (hdr[FH_TYPE] != TYPE_ELS) {
         return 0;
     }
     if (did >= 0xfffff0) {
-        return els_fabric(s, l, did, req, len, rsp);
+        /* point to point there is no fabric to answer */
+        return s->p2p ? 0 : els_fabric(s, l, did, req, len, rsp);
+    }
+    if (s->p2p && !s->fabric.p2p_peer && req[0] == ELS_PLOGI) {
+        s->fabric.p2p_peer = did;
     }
     t = bcb_fabric_target(s, did);
     if (t < 0) {
@@ -709,7 +775,7 @@ void bcb_fabric_rscn(BcbState *s, int t)
     pl[1] = 4;
     stw_be_p(pl + 2, 8);
     pl[4] = 0;                          /* port address format */
-    st24(pl + 5, bcb_target_pid(t));
+    st24(pl + 5, target_pid(s, t));
     for (i = 0; i < BCB_MAX_LOGINS; i++) {
         BcbLogin *l = &s->fabric.login[i];
 
