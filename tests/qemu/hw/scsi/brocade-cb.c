@@ -1241,7 +1241,8 @@ static void bcb_fcxp_msg(BcbState *s, int fn, const uint8_t *req, int q)
         m[6] = ST_FAILED;
         goto done;
     }
-    in = g_malloc0(len + 4);
+    /* zero past the end: parsers may look at a field a short frame lacks */
+    in = g_malloc0(len + 256);
     out = g_malloc0(FCXP_MAX_PAYLOAD);
     if (!guest_read(s, req_buf, in, len, "exchange payload")) {
         m[6] = ST_FAILED;
