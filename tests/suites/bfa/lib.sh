@@ -8,6 +8,7 @@
 HBA=/machine/peripheral/hba0
 # what suite.py and the model set up
 HBA_WWPN=0x10000005330a0b00
+HBA1_WWPN=0x10000005330a0b01      # the second port, PCI function 1
 HBA_WWNN=0x20000005330a0b00
 FABRIC_NAME=0x1000525400fa0b00
 HBA_PORT_ID=0x010100
@@ -16,28 +17,40 @@ TGT1_WWPN=0x50060e8000000101
 # target:lun:MiB of every LUN
 LUNS="0:0:64 0:1:32 1:0:48"
 
-fc_host() { ls -d /sys/class/fc_host/host* 2>/dev/null | head -n 1; }
-host_no() { basename "$(fc_host)" | sed 's/^host//'; }
+# fc_host [WWPN]: the fc_host of the HBA's port 0 (or of that port name)
+fc_host() {
+	local h
+	for h in /sys/class/fc_host/host*; do
+		[ "$(cat "$h/port_name" 2>/dev/null)" = "${1:-$HBA_WWPN}" ] &&
+			echo "$h" && return 0
+	done
+	return 1
+}
+host_no() { basename "$(fc_host "$@")" | sed 's/^host//'; }
 
-# rport_of WWPN: the fc_remote_ports entry of that port name
+# rport_of WWPN [HOST_WWPN]: the fc_remote_ports entry of that port name,
+# seen from port 0 (or from the port named HOST_WWPN)
 rport_of() {
-	local r
-	for r in /sys/class/fc_remote_ports/rport-*; do
+	local r h
+	h=$(host_no "$2") || return 1
+	for r in /sys/class/fc_remote_ports/rport-"$h":*; do
 		[ "$(cat "$r/port_name" 2>/dev/null)" = "$1" ] && echo "$r" && return 0
 	done
 	return 1
 }
 
+# rport_state_is WWPN STATE [HOST_WWPN]
 rport_state_is() {
 	local r
-	r=$(rport_of "$1") || return 1
+	r=$(rport_of "$1" "$3") || return 1
 	[ "$(cat "$r/port_state")" = "$2" ]
 }
 
-# disk_of T L: the sd block device of target T, LUN L on our host
+# disk_of T L [HOST_WWPN]: the sd block device of target T, LUN L behind
+# port 0 (or the port named HOST_WWPN)
 disk_of() {
 	local d
-	for d in /sys/class/scsi_disk/"$(host_no)":0:"$1":"$2"/device/block/*; do
+	for d in /sys/class/scsi_disk/"$(host_no "$3")":0:"$1":"$2"/device/block/*; do
 		[ -e "$d" ] && basename "$d" && return 0
 	done
 	return 1
@@ -76,7 +89,8 @@ bfa_up() {
 }
 
 fc_host_online() {
-	[ -n "$(fc_host)" ] && [ "$(cat "$(fc_host)/port_state")" = Online ]
+	local h
+	h=$(fc_host "$@") && [ "$(cat "$h/port_state")" = Online ]
 }
 
 # no_driver_errors SINCE-MARK: the driver logged nothing at error level

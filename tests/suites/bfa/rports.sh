@@ -12,7 +12,7 @@ for x in "$TGT0_WWPN 0x011000" "$TGT1_WWPN 0x011100"; do
 	expect_eq "$1 port_id" "$2" "$(cat "$r/port_id")"
 	expect_match "$1 roles" "FCP Target" "$(cat "$r/roles")"
 done
-n=$(ls -d /sys/class/fc_remote_ports/rport-* | wc -l)
+n=$(ls -d /sys/class/fc_remote_ports/rport-"$(host_no)":* | wc -l)
 expect_eq "remote ports" 2 "$n"
 for x in $LUNS; do
 	t=${x%%:*}; rest=${x#*:}; l=${rest%%:*}; mib=${rest#*:}

@@ -7,7 +7,8 @@ it as the card.
 The guest gets the firmware image the project generates (tests/qemu/mkfw)
 as /lib/firmware/cbfw-3.2.5.1.bin, and one HBA with its LUNs: QEMU scsi-hd
 devices on the HBA's bus, target T being remote port T, backed by files on
-the host under the run's results folder.
+the host under the run's results folder.  The HBA has both of its ports (PCI functions
+4.0 and 4.1) on the same switch; the cases use port 0 unless they say.
 """
 
 import hashlib
@@ -51,7 +52,8 @@ def QEMU_ARGS(ctx):
     # the model's complaints about what the driver asked of it
     args = ["-d", "guest_errors,unimp",
             "-D", os.path.join(_workdir(ctx), "model.log"),
-            "-device", "brocade-825,id=hba0"]
+            "-device", "brocade-825,id=hba0,addr=4.0,multifunction=on",
+            "-device", "brocade-825-fn1,chip=hba0,addr=4.1"]
     for t, lun, _ in LUNS:
         img = os.path.join(_workdir(ctx), f"lun-{t}-{lun}.img")
         drive = f"t{t}l{lun}"
@@ -85,6 +87,7 @@ def cases():
     for drv in ("mainline",):
         out += [Case(f"bfa/{drv}/ioc-up", "ioc-up.sh", timeout=120),
                 Case(f"bfa/{drv}/rports", "rports.sh", timeout=120),
+                Case(f"bfa/{drv}/second-port", "second-port.sh", timeout=180),
                 Case(f"bfa/{drv}/data", "data.sh", timeout=300),
                 Case(f"bfa/{drv}/link-bounce", "link-bounce.sh", timeout=180),
                 Case(f"bfa/{drv}/target-leaves", "target-leaves.sh",

@@ -13,12 +13,14 @@ show() {
 bfa_up
 show lsscsi -H -t
 show lsscsi
-h=$(fc_host)
-echo
-echo "# grep . $h/{port_name,node_name,port_id,port_type,port_state,speed,fabric_name,symbolic_name}"
-for a in port_name node_name port_id port_type port_state speed fabric_name \
-	supported_speeds maxframe_size symbolic_name; do
-	printf '%-18s %s\n' "$a" "$(cat "$h/$a")"
+poll 60 fc_host_online "$HBA1_WWPN" || fail "port 1 not Online within 60 s"
+for h in /sys/class/fc_host/host*; do
+	echo
+	echo "# $h"
+	for a in port_name node_name port_id port_type port_state speed \
+		fabric_name supported_speeds symbolic_name; do
+		printf '%-18s %s\n' "$a" "$(cat "$h/$a")"
+	done
 done
 for r in /sys/class/fc_remote_ports/rport-*; do
 	echo

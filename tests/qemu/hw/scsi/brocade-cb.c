@@ -242,10 +242,17 @@ static uint64_t msg_addr(const uint8_t *m, unsigned off)
     return ldl_be_p(m + off) | (uint64_t)ldl_be_p(m + off + 4) << 32;
 }
 
+/* The PCI function of port fn: function 1 only if it was plugged in. */
+static PCIDevice *fn_dev(BcbState *s, int fn)
+{
+    return fn && s->fn1 ? s->fn1 : PCI_DEVICE(s);
+}
+
 static bool guest_read(BcbState *s, uint64_t addr, void *buf, size_t len,
                        const char *what)
 {
-    if (!addr || pci_dma_read(PCI_DEVICE(s), addr, buf, len) != MEMTX_OK) {
+    if (!addr || pci_dma_read(fn_dev(s, s->dma_fn), addr, buf, len) !=
+        MEMTX_OK) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: cannot read %s (%zu bytes at 0x%"
                       PRIx64 ")\n", TYPE_BROCADE_CB, what, len, addr);
         return false;
@@ -256,7 +263,8 @@ static bool guest_read(BcbState *s, uint64_t addr, void *buf, size_t len,
 static bool guest_write(BcbState *s, uint64_t addr, const void *buf,
                         size_t len, const char *what)
 {
-    if (!addr || pci_dma_write(PCI_DEVICE(s), addr, buf, len) != MEMTX_OK) {
+    if (!addr || pci_dma_write(fn_dev(s, s->dma_fn), addr, buf, len) !=
+        MEMTX_OK) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: cannot write %s (%zu bytes at 0x%"
                       PRIx64 ")\n", TYPE_BROCADE_CB, what, len, addr);
         return false;
@@ -268,13 +276,13 @@ static bool guest_write(BcbState *s, uint64_t addr, const void *buf,
 
 static void bcb_irq_update(BcbState *s, int fn)
 {
-    PCIDevice *pci = PCI_DEVICE(s);
+    PCIDevice *pci = fn_dev(s, fn);
     BcbPort *p = &s->port[fn];
     uint32_t active = *reg(s, R_CAUSE(fn)) & ~*reg(s, R_MASK(fn)) &
                       CAUSES_OF(fn);
 
-    if (fn != 0) {
-        /* only function 0 is a PCI function of its own in this model */
+    if (fn && !s->fn1) {
+        /* a one-function card: port 1's causes go nowhere */
         p->active = active;
         return;
     }
@@ -382,7 +390,8 @@ static void bcb_respond(BcbState *s, int fn, int q, const uint8_t *msg)
     BcbRing *r;
 
     /* an answer to a mailbox message that belongs on a ring: ring 0 */
-    q = q;
+    q = MAX(q, 0);
+    s->dma_fn = fn;
     r = &p->rsp[q];
     if (!p->configured || q >= p->nq) {
         return;
@@ -417,6 +426,7 @@ static void rsp_drain_backlog(BcbState *s, int fn, int q)
     BcbPort *p = &s->port[fn];
     BcbRing *r = &p->rsp[q];
 
+    s->dma_fn = fn;
     while (!QSIMPLEQ_EMPTY(&p->backlog[q]) && !ring_full(r)) {
         BcbPending *e = QSIMPLEQ_FIRST(&p->backlog[q]);
 
@@ -855,6 +865,7 @@ static void bcb_req_ring(BcbState *s, int fn, int q, uint32_t pi)
     uint8_t m[BCB_ELEM], v[4];
     bool was_full;
 
+    s->dma_fn = fn;
     if (!p->configured || q >= p->nq) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: request queue %d rung while not "
                       "configured\n", TYPE_BROCADE_CB, q);
@@ -932,8 +943,9 @@ static void fcport_event(BcbState *s, int fn)
 static void fcport_link_update(BcbState *s, int fn)
 {
     BcbPort *p = &s->port[fn];
+    /* point to point, only port 0 is cabled (to the one target) */
     bool up = p->configured && p->port_enabled && !p->admin_down &&
-              !s->link_down;
+              !s->link_down && !(s->p2p && fn);
 
     if (up == p->link_up) {
         return;
@@ -1170,6 +1182,7 @@ void bcb_port_receive(BcbState *s, int fn, const uint8_t *hdr,
         return;
     }
     p = &s->port[fn];
+    s->dma_fn = fn;
     if (!p->link_up || !p->uf_count) {
         /* no buffer: the frame is dropped, as on the wire */
         return;
@@ -1481,7 +1494,7 @@ static bool io_sglist(BcbState *s, BcbIo *io, const uint8_t *req)
     uint32_t len;
     uint64_t addr, next, total = 0;
 
-    pci_dma_sglist_init(&io->sg, PCI_DEVICE(s), 4);
+    pci_dma_sglist_init(&io->sg, fn_dev(s, io->fn), 4);
     if (!io->fcp_dl) {
         return true;
     }
@@ -1618,6 +1631,7 @@ static void bcb_io_complete(SCSIRequest *req, size_t resid)
     unsigned idx = io->tag & IO_TAG_MASK;
     int n;
 
+    s->dma_fn = io->fn;
     if (io->orphan || io->aborting) {
         if (io->aborting && !io->orphan) {
             io_answer(s, io->fn, io->q, io->tag, io->rport_handle,
@@ -1826,6 +1840,7 @@ static void bcb_fw_msg(BcbState *s, int fn, const uint8_t *m, int q)
                       TYPE_BROCADE_CB, m[M_CLASS], m[M_ID]);
         return;
     }
+    s->dma_fn = fn;
     fnc(s, fn, m, q);
 }
 
@@ -1894,12 +1909,13 @@ bad:
 
 static uint64_t bcb_read(void *opaque, hwaddr addr, unsigned size)
 {
-    BcbState *s = opaque;
+    BcbFunc *f = opaque;
+    BcbState *s = f->chip;
     uint32_t *r = reg(s, addr);
     uint32_t val;
 
     if (addr >= SMEM_WINDOW && addr < SMEM_WINDOW + SMEM_WINDOW_SIZE) {
-        uint8_t *w = smem_word(s, 0, addr - SMEM_WINDOW);
+        uint8_t *w = smem_word(s, f->fn, addr - SMEM_WINDOW);
 
         return w ? ldl_be_p(w) : 0;
     }
@@ -1950,13 +1966,14 @@ static void bcb_ring_register(BcbState *s, hwaddr addr, uint32_t val)
 
 static void bcb_write(void *opaque, hwaddr addr, uint64_t val64, unsigned size)
 {
-    BcbState *s = opaque;
+    BcbFunc *f = opaque;
+    BcbState *s = f->chip;
     uint32_t *r = reg(s, addr);
     uint32_t val = val64;
     uint32_t old = *r;
 
     if (addr >= SMEM_WINDOW && addr < SMEM_WINDOW + SMEM_WINDOW_SIZE) {
-        uint8_t *w = smem_word(s, 0, addr - SMEM_WINDOW);
+        uint8_t *w = smem_word(s, f->fn, addr - SMEM_WINDOW);
 
         if (w) {
             /* the host swaps each word: most significant byte first */
@@ -2055,6 +2072,9 @@ static void bcb_reset(DeviceState *dev)
     s->port[0].active = 0;
     s->port[1].active = 0;
     pci_set_irq(PCI_DEVICE(s), 0);
+    if (s->fn1) {
+        pci_set_irq(s->fn1, 0);
+    }
 }
 
 static const struct SCSIBusInfo bcb_scsi_info = {
@@ -2093,7 +2113,9 @@ static void bcb_realize(PCIDevice *pci, Error **errp)
     QSIMPLEQ_INIT(&s->later);
 
     pci->config[PCI_INTERRUPT_PIN] = 1;
-    memory_region_init_io(&s->bar0, OBJECT(s), &bcb_bar0_ops, s,
+    s->func[0] = (BcbFunc) { s, 0 };
+    s->func[1] = (BcbFunc) { s, 1 };
+    memory_region_init_io(&s->bar0, OBJECT(s), &bcb_bar0_ops, &s->func[0],
                           "brocade-825-regs", sizeof(s->regs));
     pci_register_bar(pci, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64, &s->bar0);
@@ -2161,6 +2183,7 @@ static void set_link_down(Object *obj, bool v, Error **errp)
 
     s->link_down = v;
     fcport_link_update(s, 0);
+    fcport_link_update(s, 1);
 }
 
 static bool get_p2p(Object *obj, Error **errp)
@@ -2179,6 +2202,7 @@ static void set_p2p(Object *obj, bool v, Error **errp)
     }
     s->link_down = true;
     fcport_link_update(s, 0);
+    fcport_link_update(s, 1);
     s->p2p = v;
     s->link_down = down;
     timer_mod(s->link, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) + 20);
@@ -2268,20 +2292,114 @@ static void bcb_class_init(ObjectClass *klass, void *data)
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
 }
 
-static const TypeInfo bcb_type = {
-    .name = TYPE_BROCADE_CB,
-    .parent = TYPE_PCI_DEVICE,
-    .instance_size = sizeof(BcbState),
-    .class_init = bcb_class_init,
-    .interfaces = (InterfaceInfo[]) {
-        { INTERFACE_CONVENTIONAL_PCI_DEVICE },
-        { },
+/* ---- function 1: the card's second port --------------------------------- */
+
+/*
+ * -device brocade-825,id=hba0,addr=S.0,multifunction=on
+ * -device brocade-825-fn1,chip=hba0,addr=S.1
+ * The second port's PCI function: its own BAR0 onto the same register file
+ * (the port's registers are at their own offsets) and its own interrupts;
+ * the chip, its firmware, the fabric and the LUNs are function 0's.
+ */
+#define TYPE_BROCADE_CB_FN1 "brocade-825-fn1"
+OBJECT_DECLARE_SIMPLE_TYPE(BcbFn1State, BROCADE_CB_FN1)
+
+struct BcbFn1State {
+    PCIDevice parent_obj;
+    MemoryRegion bar0;
+    BcbState *chip;
+};
+
+static void bcb_fn1_realize(PCIDevice *pci, Error **errp)
+{
+    BcbFn1State *f = BROCADE_CB_FN1(pci);
+    PCIDevice *chip;
+    int i;
+
+    if (!f->chip) {
+        error_setg(errp, "%s needs chip=<id of the brocade-825>",
+                   TYPE_BROCADE_CB_FN1);
+        return;
+    }
+    chip = PCI_DEVICE(f->chip);
+    if (f->chip->fn1 || pci_get_bus(pci) != pci_get_bus(chip) ||
+        PCI_SLOT(pci->devfn) != PCI_SLOT(chip->devfn) ||
+        PCI_FUNC(pci->devfn) != 1) {
+        error_setg(errp, "%s must be function 1 of its chip's slot, once",
+                   TYPE_BROCADE_CB_FN1);
+        return;
+    }
+    pci->config[PCI_INTERRUPT_PIN] = 2;
+    memory_region_init_io(&f->bar0, OBJECT(f), &bcb_bar0_ops,
+                          &f->chip->func[1], "brocade-825-fn1-regs",
+                          sizeof(f->chip->regs));
+    pci_register_bar(pci, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64, &f->bar0);
+    if (f->chip->msix) {
+        if (msix_init_exclusive_bar(pci, MSIX_ENTRIES, 2, errp)) {
+            return;
+        }
+        for (i = 0; i < MSIX_ENTRIES; i++) {
+            msix_vector_use(pci, i);
+        }
+    }
+    f->chip->fn1 = pci;
+}
+
+static void bcb_fn1_exit(PCIDevice *pci)
+{
+    BcbFn1State *f = BROCADE_CB_FN1(pci);
+
+    if (msix_present(pci)) {
+        msix_unuse_all_vectors(pci);
+        msix_uninit_exclusive_bar(pci);
+    }
+    if (f->chip && f->chip->fn1 == pci) {
+        f->chip->fn1 = NULL;
+    }
+}
+
+static Property bcb_fn1_props[] = {
+    DEFINE_PROP_LINK("chip", BcbFn1State, chip, TYPE_BROCADE_CB, BcbState *),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void bcb_fn1_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *pc = PCI_DEVICE_CLASS(klass);
+
+    pc->vendor_id = 0x1657;
+    pc->device_id = 0x0013;
+    pc->class_id = 0x0c04;
+    pc->revision = 1;
+    pc->realize = bcb_fn1_realize;
+    pc->exit = bcb_fn1_exit;
+    dc->desc = "Brocade 825 second port (function 1 of a brocade-825)";
+    dc->vmsd = &bcb_vmstate;
+    device_class_set_props(dc, bcb_fn1_props);
+    set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
+}
+
+static InterfaceInfo bcb_interfaces[] = {
+    { INTERFACE_CONVENTIONAL_PCI_DEVICE },
+    { },
+};
+
+static const TypeInfo bcb_types[] = {
+    {
+        .name = TYPE_BROCADE_CB,
+        .parent = TYPE_PCI_DEVICE,
+        .instance_size = sizeof(BcbState),
+        .class_init = bcb_class_init,
+        .interfaces = bcb_interfaces,
+    }, {
+        .name = TYPE_BROCADE_CB_FN1,
+        .parent = TYPE_PCI_DEVICE,
+        .instance_size = sizeof(BcbFn1State),
+        .class_init = bcb_fn1_class_init,
+        .interfaces = bcb_interfaces,
     },
 };
 
-static void bcb_register(void)
-{
-    type_register_static(&bcb_type);
-}
-
-type_init(bcb_register)
+DEFINE_TYPES(bcb_types)

@@ -131,8 +131,17 @@ typedef struct BcbPort {
     unsigned max_ios;
 } BcbPort;
 
+/* A PCI function's view of the chip: which port its BAR0 serves. */
+typedef struct BcbFunc {
+    BcbState *chip;
+    int fn;
+} BcbFunc;
+
 struct BcbState {
     PCIDevice parent_obj;
+    PCIDevice *fn1;         /* the second port's function, if plugged */
+    BcbFunc func[2];
+    int dma_fn;             /* whose bus-master the firmware uses now */
 
     MemoryRegion bar0;
     uint32_t regs[0x20000 / 4];

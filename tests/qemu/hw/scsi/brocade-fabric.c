@@ -288,9 +288,14 @@ bool bcb_fabric_p2p_peer(BcbState *s, uint64_t *wwpn, uint64_t *wwnn)
 void bcb_fabric_p2p_local(BcbState *s, int port, uint32_t pid, uint64_t wwpn,
                           uint64_t wwnn)
 {
-    BcbLogin *l = &s->fabric.login[0];
+    BcbLogin *l;
+    int i;
 
     bcb_fabric_link_lost(s, port);
+    for (i = 0; i < BCB_MAX_LOGINS - 1 && s->fabric.login[i].pid; i++) {
+        continue;
+    }
+    l = &s->fabric.login[i];
     memset(l, 0, sizeof(*l));
     l->port = port;
     l->pid = pid;
