@@ -75,6 +75,8 @@ bfa_up() {
 	qom_set "$HBA" targets-away 0
 	qom_set "$HBA" heartbeat-stall false
 	qom_set "$HBA" io-drop 0
+	qom_set "$HBA" io-delay-ms 0
+	qom_set "$HBA" fault-lun -1
 	if ! lsmod | grep -q "^$drv "; then
 		modprobe sd_mod && modprobe sg || fail "modprobe sd_mod sg failed"
 		modprobe "$drv" bfa_log_level=4 $BFA_PARAMS ||

@@ -74,6 +74,7 @@
 #define CAUSE_REQ(fn, q)    (1u << (4 * (fn) + (q)))
 #define CAUSE_RSP(fn, q)    (1u << (8 + 4 * (fn) + (q)))
 #define CAUSE_ERRORS        0x000f0000u
+#define CAUSE_ERR_LPU0      (1u << 17)
 #define CAUSE_ERR_PSS       (1u << 19)
 #define CAUSE_MBOX(fn)      (1u << (20 + (fn)))
 #define CAUSES_OF(fn)       (0x0f0fu << (4 * (fn)) | CAUSE_ERRORS | \
@@ -1430,6 +1431,8 @@ struct BcbIo {
     int t;
     uint32_t lun;
     QEMUSGList sg;
+    uint8_t cdb[16];
+    QEMUTimer *delay;           /* held back by the io-delay-ms fault */
     SCSIRequest *req;           /* NULL: lost on the way, no answer yet */
     bool aborting;
     bool orphan;                /* the host forgot it: answer nothing */
@@ -1445,6 +1448,9 @@ static void io_free(BcbIo *io)
     if (io->req) {
         io->req->hba_private = NULL;
         scsi_req_unref(io->req);
+    }
+    if (io->delay) {
+        timer_free(io->delay);
     }
     qemu_sglist_destroy(&io->sg);
     g_free(io);
@@ -1544,6 +1550,21 @@ static uint32_t fcp_lun(const uint8_t *l)
     return (l[0] & 0x3f) << 8 | l[1];
 }
 
+static void io_submit(BcbIo *io, SCSIDevice *d);
+
+static void io_delayed(void *opaque)
+{
+    BcbIo *io = opaque;
+    SCSIDevice *d;
+
+    timer_free(io->delay);
+    io->delay = NULL;
+    d = scsi_device_find(&io->s->bus, 0, io->t, io->lun);
+    if (d && io->s->port[io->fn].link_up) {
+        io_submit(io, d);
+    }
+}
+
 static void bcb_io_start(BcbState *s, int fn, const uint8_t *req, int q)
 {
     BcbPort *p = &s->port[fn];
@@ -1552,7 +1573,7 @@ static void bcb_io_start(BcbState *s, int fn, const uint8_t *req, int q)
     BcbRport *r;
     BcbIo *io;
     SCSIDevice *d;
-    int32_t xfer;
+    bool faulty;
 
     if (q < 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: I/O request through the "
@@ -1590,22 +1611,43 @@ static void bcb_io_start(BcbState *s, int fn, const uint8_t *req, int q)
     p->io[idx] = io;
     d = io->t < 0 || !bcb_fabric_session(s, io->t, r->local_pid) ? NULL :
         scsi_device_find(&s->bus, 0, io->t, io->lun);
-    if (!d || !p->link_up || s->io_drop) {
+    faulty = s->fault_lun < 0 || s->fault_lun == (io->t << 16 | io->lun);
+    if (!d || !p->link_up || (faulty && s->io_drop)) {
         /* the frame goes nowhere: the host's timer and abort will tell */
-        if (s->io_drop) {
+        if (d && p->link_up) {
             s->io_drop--;
         }
         return;
     }
-    io->req = scsi_req_new(d, idx, io->lun, (uint8_t *)req + 20, 16, io);
+    memcpy(io->cdb, req + 20, sizeof(io->cdb));
+    if (faulty && s->io_delay_ms) {
+        /* the target sits on the command for a while */
+        io->delay = timer_new_ms(QEMU_CLOCK_VIRTUAL, io_delayed, io);
+        timer_mod(io->delay, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) +
+                  s->io_delay_ms);
+        return;
+    }
+    io_submit(io, d);
+}
+
+/* Hand the command to the LUN, QEMU's SCSI device. */
+static void io_submit(BcbIo *io, SCSIDevice *d)
+{
+    BcbState *s = io->s;
+    BcbPort *p = &s->port[io->fn];
+    unsigned idx = io->tag & IO_TAG_MASK;
+    int32_t xfer;
+
+    io->req = scsi_req_new(d, idx, io->lun, io->cdb, sizeof(io->cdb), io);
     xfer = scsi_req_enqueue(io->req);
     if ((xfer > 0 && io->dir != 2) || (xfer < 0 && io->dir != 1)) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: I/O tag %u: data direction %d "
-                      "does not match the command\n", TYPE_BROCADE_CB, tag,
-                      io->dir);
+                      "does not match the command\n", TYPE_BROCADE_CB,
+                      io->tag, io->dir);
         p->io[idx] = NULL;
         io->orphan = true;
-        io_answer(s, fn, q, tag, io->rport_handle, IOS_PROTO_ERR, NULL);
+        io_answer(s, io->fn, io->q, io->tag, io->rport_handle, IOS_PROTO_ERR,
+                  NULL);
         scsi_req_cancel(io->req);
         return;
     }
@@ -1756,7 +1798,14 @@ static void tm_end_ios(BcbPort *p, int t, int lun)
     for (i = 0; i <= IO_TAG_MASK; i++) {
         BcbIo *io = p->io[i];
 
-        if (io && io->req && io->t == t && (lun < 0 || io->lun == lun)) {
+        if (!io || io->t != t || (lun >= 0 && io->lun != lun)) {
+            continue;
+        }
+        if (io->delay) {
+            timer_free(io->delay);
+            io->delay = NULL;
+        }
+        if (io->req) {
             scsi_req_cancel(io->req);
         }
     }
@@ -2091,6 +2140,7 @@ static void bcb_realize(PCIDevice *pci, Error **errp)
     BcbState *s = BROCADE_CB(pci);
     int fn, i;
 
+    s->fault_lun = -1;
     if (!s->serial) {
         s->serial = g_strdup("BFA0825MODL");
     }
@@ -2169,7 +2219,10 @@ static Property bcb_props[] = {
  *   p2p            the cable goes straight to target 0 instead of a switch
  *   targets-away   bit t set: remote port t has left the fabric (RSCN)
  *   heartbeat-stall  the firmware stops counting its heartbeat
+ *   ioc-fail       (set true) the firmware reports an error and stops
  *   io-drop        the next N commands get no answer from the target
+ *   io-delay-ms    every command waits this long at the target
+ *   fault-lun      target << 16 | LUN the two above apply to (else all)
  *   els-drop       the next N ELS/CT exchanges get no answer
  */
 static bool get_link_down(Object *obj, Error **errp)
@@ -2208,6 +2261,28 @@ static void set_p2p(Object *obj, bool v, Error **errp)
     timer_mod(s->link, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) + 20);
 }
 
+static bool get_ioc_fail(Object *obj, Error **errp)
+{
+    return false;
+}
+
+/* The firmware hits an internal error: it reports it and stops. */
+static void set_ioc_fail(Object *obj, bool v, Error **errp)
+{
+    BcbState *s = BROCADE_CB(obj);
+    int fn;
+
+    if (!v) {
+        return;
+    }
+    for (fn = 0; fn < 2; fn++) {
+        if (s->port[fn].running) {
+            s->port[fn].hb_stall = true;
+            bcb_raise(s, fn, CAUSE_ERR_LPU0);
+        }
+    }
+}
+
 static bool get_hb_stall(Object *obj, Error **errp)
 {
     return BROCADE_CB(obj)->port[0].hb_stall;
@@ -2226,7 +2301,10 @@ static void get_fault_u64(Object *obj, Visitor *v, const char *name,
 {
     BcbState *s = BROCADE_CB(obj);
     uint64_t val = !strcmp(name, "targets-away") ? s->targets_away :
-                   !strcmp(name, "io-drop") ? s->io_drop : s->els_drop;
+                   !strcmp(name, "io-drop") ? s->io_drop :
+                   !strcmp(name, "io-delay-ms") ? s->io_delay_ms :
+                   !strcmp(name, "fault-lun") ? (uint64_t)s->fault_lun :
+                   s->els_drop;
 
     visit_type_uint64(v, name, &val, errp);
 }
@@ -2247,6 +2325,16 @@ static void set_fault_u64(Object *obj, Visitor *v, const char *name,
     }
     if (!strcmp(name, "els-drop")) {
         s->els_drop = MIN(val, UINT32_MAX);
+        return;
+    }
+    if (!strcmp(name, "io-delay-ms")) {
+        s->io_delay_ms = MIN(val, 600000);
+        return;
+    }
+    if (!strcmp(name, "fault-lun")) {
+        /* target << 16 | LUN; anything else means every LUN */
+        s->fault_lun = val <= ((BCB_MAX_TARGETS - 1) << 16 | 0x3fff) ?
+                       (int64_t)val : -1;
         return;
     }
     changed = s->targets_away ^ val;
@@ -2281,6 +2369,8 @@ static void bcb_class_init(ObjectClass *klass, void *data)
     object_class_property_add_bool(klass, "link-down", get_link_down,
                                    set_link_down);
     object_class_property_add_bool(klass, "p2p", get_p2p, set_p2p);
+    object_class_property_add_bool(klass, "ioc-fail", get_ioc_fail,
+                                   set_ioc_fail);
     object_class_property_add_bool(klass, "heartbeat-stall", get_hb_stall,
                                    set_hb_stall);
     object_class_property_add(klass, "targets-away", "uint64",
@@ -2288,6 +2378,10 @@ static void bcb_class_init(ObjectClass *klass, void *data)
     object_class_property_add(klass, "io-drop", "uint64",
                               get_fault_u64, set_fault_u64, NULL, NULL);
     object_class_property_add(klass, "els-drop", "uint64",
+                              get_fault_u64, set_fault_u64, NULL, NULL);
+    object_class_property_add(klass, "io-delay-ms", "uint64",
+                              get_fault_u64, set_fault_u64, NULL, NULL);
+    object_class_property_add(klass, "fault-lun", "uint64",
                               get_fault_u64, set_fault_u64, NULL, NULL);
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
 }

@@ -162,6 +162,8 @@ struct BcbState {
     bool p2p;               /* cabled to one target, no switch */
     uint32_t els_drop;      /* fault: this many exchanges get no answer */
     uint32_t io_drop;       /* fault: this many commands get no answer */
+    uint32_t io_delay_ms;   /* fault: commands wait this long */
+    int64_t fault_lun;      /* target << 16 | LUN of the two above, or -1 */
 
     /* properties */
     uint64_t wwpn;

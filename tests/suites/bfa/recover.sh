@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# bfa/mainline/heartbeat: the firmware stops its heartbeat during reads:
-# the driver notices, resets and re-initialises the IOC, the ports come back
-# and the reads complete with the right data.
+# bfa/mainline/heartbeat (recover.sh heartbeat-stall): the firmware stops
+# its heartbeat during reads; bfa/mainline/ioc-fail (recover.sh ioc-fail):
+# it reports an internal error and stops.  Either way the driver notices,
+# resets and re-initialises the IOC, the ports come back and the reads
+# complete with the right data.
 . /harness/suite/lib.sh
 
 bfa_up
@@ -23,10 +25,10 @@ reader() {
 klog_mark
 reader &
 pid=$!
-qom_set "$HBA" heartbeat-stall true
+qom_set "$HBA" "$1" true
 hb_failed() { klog_since | grep -q "Heart Beat of IOC has failed"; }
-poll 30 hb_failed || fail "the driver did not notice the stall within 30 s"
-echo "ok: driver saw the heartbeat stop"
+poll 30 hb_failed || fail "the driver did not notice $1 within 30 s"
+echo "ok: driver saw the firmware fail ($1)"
 poll 60 rport_state_is "$TGT0_WWPN" Online ||
 	fail "target 0 not Online within 60 s of the IOC failure"
 wait $pid
