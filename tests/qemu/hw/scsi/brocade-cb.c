@@ -81,11 +81,8 @@
                              CAUSE_MBOX(fn))
 
 /* firmware state word: low half the state, high half the drivers joined */
-#define FWST_UNINIT         0
-#define FWST_INITING        1
 #define FWST_OP             4
 #define FWST_DISABLED       6
-#define FWST_FAIL           8
 #define FWST_STATE          0xffffu
 
 #define MSIX_ENTRIES        22
@@ -101,7 +98,6 @@
 #define IMG_DEVMODE         4            /* rewritten by the driver */
 #define IMG_LENGTH          16           /* le32: whole image, in bytes */
 #define IMG_CRC             20           /* le32: CRC-32 (zlib) of the body */
-#define IMG_VERSION         24           /* major minor maint patch ... */
 #define IMG_BODY            48
 
 /* ---- messages ---------------------------------------------------------- */
@@ -249,10 +245,10 @@ static PCIDevice *fn_dev(BcbState *s, int fn)
     return fn && s->fn1 ? s->fn1 : PCI_DEVICE(s);
 }
 
-static bool guest_read(BcbState *s, uint64_t addr, void *buf, size_t len,
-                       const char *what)
+static bool guest_read(BcbState *s, int fn, uint64_t addr, void *buf,
+                       size_t len, const char *what)
 {
-    if (!addr || pci_dma_read(fn_dev(s, s->dma_fn), addr, buf, len) !=
+    if (!addr || pci_dma_read(fn_dev(s, fn), addr, buf, len) !=
         MEMTX_OK) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: cannot read %s (%zu bytes at 0x%"
                       PRIx64 ")\n", TYPE_BROCADE_CB, what, len, addr);
@@ -261,10 +257,10 @@ static bool guest_read(BcbState *s, uint64_t addr, void *buf, size_t len,
     return true;
 }
 
-static bool guest_write(BcbState *s, uint64_t addr, const void *buf,
+static bool guest_write(BcbState *s, int fn, uint64_t addr, const void *buf,
                         size_t len, const char *what)
 {
-    if (!addr || pci_dma_write(fn_dev(s, s->dma_fn), addr, buf, len) !=
+    if (!addr || pci_dma_write(fn_dev(s, fn), addr, buf, len) !=
         MEMTX_OK) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: cannot write %s (%zu bytes at 0x%"
                       PRIx64 ")\n", TYPE_BROCADE_CB, what, len, addr);
@@ -376,12 +372,12 @@ static bool ring_full(const BcbRing *r)
     return (r->pi + 1) % r->depth == r->ci;
 }
 
-static void rsp_shadow(BcbState *s, BcbRing *r)
+static void rsp_shadow(BcbState *s, int fn, BcbRing *r)
 {
     uint8_t v[4];
 
     stl_le_p(v, r->pi);
-    guest_write(s, r->shadow, v, 4, "response producer index");
+    guest_write(s, fn, r->shadow, v, 4, "response producer index");
 }
 
 /* Put one message on a response ring, or keep it until there is room. */
@@ -392,7 +388,6 @@ static void bcb_respond(BcbState *s, int fn, int q, const uint8_t *msg)
 
     /* an answer to a mailbox message that belongs on a ring: ring 0 */
     q = MAX(q, 0);
-    s->dma_fn = fn;
     r = &p->rsp[q];
     if (!p->configured || q >= p->nq) {
         return;
@@ -413,12 +408,12 @@ static void bcb_respond(BcbState *s, int fn, int q, const uint8_t *msg)
         p->backlog_len[q]++;
         return;
     }
-    if (!guest_write(s, r->base + (uint64_t)r->pi * BCB_ELEM, msg, BCB_ELEM,
+    if (!guest_write(s, fn, r->base + (uint64_t)r->pi * BCB_ELEM, msg, BCB_ELEM,
                      "response element")) {
         return;
     }
     r->pi = (r->pi + 1) % r->depth;
-    rsp_shadow(s, r);
+    rsp_shadow(s, fn, r);
     bcb_raise(s, fn, CAUSE_RSP(fn, q));
 }
 
@@ -426,29 +421,32 @@ static void rsp_drain_backlog(BcbState *s, int fn, int q)
 {
     BcbPort *p = &s->port[fn];
     BcbRing *r = &p->rsp[q];
+    bool moved = false;
 
-    s->dma_fn = fn;
     while (!QSIMPLEQ_EMPTY(&p->backlog[q]) && !ring_full(r)) {
         BcbPending *e = QSIMPLEQ_FIRST(&p->backlog[q]);
 
         QSIMPLEQ_REMOVE_HEAD(&p->backlog[q], next);
         p->backlog_len[q]--;
-        if (guest_write(s, r->base + (uint64_t)r->pi * BCB_ELEM, e->msg,
+        if (guest_write(s, fn, r->base + (uint64_t)r->pi * BCB_ELEM, e->msg,
                         BCB_ELEM, "response element")) {
             r->pi = (r->pi + 1) % r->depth;
         }
         g_free(e);
+        moved = true;
     }
-    rsp_shadow(s, r);
+    if (moved) {
+        rsp_shadow(s, fn, r);
+    }
     if (r->pi != r->ci) {
         bcb_raise(s, fn, CAUSE_RSP(fn, q));
     }
 }
 
-static void port_forget(BcbPort *p)
+static void port_forget(BcbState *s, BcbPort *p)
 {
     if (p->link_up) {
-        bcb_fabric_link_lost(BROCADE_CB(p->owner), p->fn);
+        bcb_fabric_link_lost(s, p->fn);
     }
     p->port_enabled = false;
     p->admin_down = false;
@@ -459,7 +457,7 @@ static void port_forget(BcbPort *p)
     memset(p->rport, 0, sizeof(p->rport));
 }
 
-static void rings_forget(BcbPort *p)
+static void rings_forget(BcbState *s, BcbPort *p)
 {
     int q;
 
@@ -475,7 +473,7 @@ static void rings_forget(BcbPort *p)
         memset(&p->rsp[q], 0, sizeof(p->rsp[q]));
     }
     p->gen++;
-    port_forget(p);
+    port_forget(s, p);
     io_forget_all(p);
 }
 
@@ -532,7 +530,7 @@ static void bcb_port_stop(BcbState *s, int port)
     p->enabled = false;
     p->configured = false;
     p->mbox_count = 0;
-    rings_forget(p);
+    rings_forget(s, p);
 }
 
 /* The driver released the processor from reset: boot the firmware. */
@@ -585,6 +583,7 @@ static void bcb_getattr(BcbState *s, int port, const uint8_t *req,
     uint8_t a[ATTR_SIZE] = { 0 };
     uint64_t wwpn = s->wwpn + port;
     uint64_t wwnn = s->wwnn;
+    bool written;
 
     put_wwn(a + ATTR_MFG_PWWN, wwpn);
     put_wwn(a + ATTR_MFG_NWWN, wwnn);
@@ -612,8 +611,9 @@ static void bcb_getattr(BcbState *s, int port, const uint8_t *req,
     a[ATTR_MFG_MONTH] = 1;
     stw_be_p(a + ATTR_MFG_YEAR, 2010);
 
-    rsp[4] = guest_write(s, msg_addr(req, 4), a, sizeof(a), "IOC attributes")
-             ? 0 : 1;
+    written = guest_write(s, port, msg_addr(req, 4), a, sizeof(a),
+                          "IOC attributes");
+    rsp[4] = written ? ST_OK : ST_FAILED;
 }
 
 static void bcb_ioc_msg(BcbState *s, int port, const uint8_t *req, int q)
@@ -631,7 +631,7 @@ static void bcb_ioc_msg(BcbState *s, int port, const uint8_t *req, int q)
     case IOC_DISABLE:
         s->port[port].enabled = false;
         s->port[port].configured = false;
-        rings_forget(&s->port[port]);
+        rings_forget(s, &s->port[port]);
         fwstate_set(s, port, FWST_DISABLED);
         break;
     case IOC_GETATTR:
@@ -659,7 +659,7 @@ static int flash_part(BcbState *s, uint32_t type, uint32_t instance)
     return -1;
 }
 
-static uint32_t flash_query(BcbState *s, const uint8_t *req)
+static uint32_t flash_query(BcbState *s, int fn, const uint8_t *req)
 {
     uint32_t len = ldl_be_p(req + 12);
     g_autofree uint8_t *a = g_malloc0(8 + FL_PART_ENTRY * FLASH_PARTS);
@@ -678,7 +678,7 @@ static uint32_t flash_query(BcbState *s, const uint8_t *req)
         off += flash_layout[i].size;
     }
     len = MIN(len, 8 + FL_PART_ENTRY * FLASH_PARTS);
-    return guest_write(s, msg_addr(req, 4), a, len, "flash attributes")
+    return guest_write(s, fn, msg_addr(req, 4), a, len, "flash attributes")
            ? ST_OK : ST_FAILED;
 }
 
@@ -686,7 +686,8 @@ static uint32_t flash_query(BcbState *s, const uint8_t *req)
  * Read, write or erase within a partition.  A write names the host buffer
  * first, then partition, offset and length; a read the other way round.
  */
-static uint32_t flash_rw(BcbState *s, const uint8_t *req, uint32_t *done)
+static uint32_t flash_rw(BcbState *s, int fn, const uint8_t *req,
+                         uint32_t *done)
 {
     bool wr = req[M_ID] == FL_WRITE;
     unsigned at = wr ? 16 : 4;                      /* type, instance */
@@ -712,8 +713,8 @@ static uint32_t flash_rw(BcbState *s, const uint8_t *req, uint32_t *done)
                       wr ? "write" : "read", len, off, type, inst);
         return ST_BAD_LEN;
     }
-    if (wr ? !guest_read(s, buf, s->flash[i] + off, len, "flash data")
-           : !guest_write(s, buf, s->flash[i] + off, len, "flash data")) {
+    if (wr ? !guest_read(s, fn, buf, s->flash[i] + off, len, "flash data")
+           : !guest_write(s, fn, buf, s->flash[i] + off, len, "flash data")) {
         return ST_FAILED;
     }
     *done = len;
@@ -728,12 +729,12 @@ static void bcb_flash_msg(BcbState *s, int fn, const uint8_t *req, int q)
     msg_header(rsp, req, REPLY(req[M_ID]));
     switch (req[M_ID]) {
     case FL_QUERY:
-        stl_be_p(rsp + 4, flash_query(s, req));
+        stl_be_p(rsp + 4, flash_query(s, fn, req));
         break;
     case FL_READ:
     case FL_WRITE:
     case FL_ERASE:
-        status = flash_rw(s, req, &len);
+        status = flash_rw(s, fn, req, &len);
         /* the reply names the partition, then status and length */
         memcpy(rsp + 4, req + (req[M_ID] == FL_WRITE ? 16 : 4), 5);
         stl_be_p(rsp + 12, status);
@@ -772,9 +773,9 @@ static bool bcb_configure(BcbState *s, int fn, uint64_t addr)
     uint8_t ci[CI_SIZE], cr[CR_SIZE] = { 0 };
     unsigned nq, q, hq;
 
-    rings_forget(p);
+    rings_forget(s, p);
     p->configured = false;
-    if (!guest_read(s, addr, ci, sizeof(ci), "IOCFC configuration")) {
+    if (!guest_read(s, fn, addr, ci, sizeof(ci), "IOCFC configuration")) {
         return false;
     }
     if (ldl_le_p(ci + CI_ENDIAN) != CI_ENDIAN_LE) {
@@ -796,7 +797,7 @@ static bool bcb_configure(BcbState *s, int fn, uint64_t addr)
             !ring_setup(s, &p->rsp[q], ci, CI_RSP_BASE + 8 * q,
                         CI_RSP_SHADOW + 8 * q, CI_RSP_DEPTH + 2 * q,
                         "response")) {
-            rings_forget(p);
+            rings_forget(s, p);
             return false;
         }
     }
@@ -805,7 +806,6 @@ static bool bcb_configure(BcbState *s, int fn, uint64_t addr)
     }
     p->nq = nq;
     p->max_ios = MIN(lduw_be_p(ci + CI_NUM_IOS), FW_MAX_IOS);
-    p->cfgrsp_addr = msg_addr(ci, CI_CFGRSP);
 
     stw_be_p(cr + CR_NUM_RPORTS, FW_MAX_RPORTS);
     stw_be_p(cr + CR_NUM_IOS, p->max_ios);
@@ -829,9 +829,9 @@ static bool bcb_configure(BcbState *s, int fn, uint64_t addr)
         stl_be_p(cr + CR_RSP_CTL + 4 * q, R_RSP_CTL(hq));
         cr[CR_HW_QID + q] = hq;
     }
-    if (!guest_write(s, p->cfgrsp_addr, cr, sizeof(cr),
+    if (!guest_write(s, fn, msg_addr(ci, CI_CFGRSP), cr, sizeof(cr),
                      "IOCFC configuration response")) {
-        rings_forget(p);
+        rings_forget(s, p);
         return false;
     }
     p->configured = true;
@@ -866,7 +866,6 @@ static void bcb_req_ring(BcbState *s, int fn, int q, uint32_t pi)
     uint8_t m[BCB_ELEM], v[4];
     bool was_full;
 
-    s->dma_fn = fn;
     if (!p->configured || q >= p->nq) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: request queue %d rung while not "
                       "configured\n", TYPE_BROCADE_CB, q);
@@ -881,15 +880,15 @@ static void bcb_req_ring(BcbState *s, int fn, int q, uint32_t pi)
     r->pi = pi;
     was_full = ring_full(r);
     while (r->ci != r->pi && p->configured) {
-        if (!guest_read(s, r->base + (uint64_t)r->ci * BCB_ELEM, m, BCB_ELEM,
-                        "request element")) {
+        if (!guest_read(s, fn, r->base + (uint64_t)r->ci * BCB_ELEM, m,
+                        BCB_ELEM, "request element")) {
             break;
         }
         r->ci = (r->ci + 1) % r->depth;
         bcb_fw_msg(s, fn, m, q);
     }
     stl_le_p(v, r->ci);
-    guest_write(s, r->shadow, v, 4, "request consumer index");
+    guest_write(s, fn, r->shadow, v, 4, "request consumer index");
     if (was_full) {
         bcb_raise(s, fn, CAUSE_REQ(fn, q));
     }
@@ -980,7 +979,6 @@ static void bcb_fcport_msg(BcbState *s, int fn, const uint8_t *req, int q)
         /* status, the port configuration in use, the host's tag */
         memcpy(m + 8, req + 24, PORT_CFG_SIZE);
         memcpy(m + 32, req + 56, 4);
-        p->stats_addr = msg_addr(req, 48);
         p->port_enabled = true;
         bcb_respond(s, fn, q, m);
         /* light comes up after the speed negotiation */
@@ -1032,7 +1030,7 @@ static void bcb_port_msg(BcbState *s, int fn, const uint8_t *req, int q)
         /* seconds since reset, then counters: nothing goes wrong here */
         stq_be_p(stats, (qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) -
                          p->stats_reset) / 1000);
-        rsp[4] = guest_write(s, msg_addr(req, 4), stats, sizeof(stats),
+        rsp[4] = guest_write(s, fn, msg_addr(req, 4), stats, sizeof(stats),
                              "port statistics") ? ST_OK : ST_FAILED;
         break;
     case PORT_STATS_CLEAR:
@@ -1183,7 +1181,6 @@ void bcb_port_receive(BcbState *s, int fn, const uint8_t *hdr,
         return;
     }
     p = &s->port[fn];
-    s->dma_fn = fn;
     if (!p->link_up || !p->uf_count) {
         /* no buffer: the frame is dropped, as on the wire */
         return;
@@ -1197,7 +1194,7 @@ void bcb_port_receive(BcbState *s, int fn, const uint8_t *hdr,
     frame = g_malloc(BCB_FCHS + len);
     memcpy(frame, hdr, BCB_FCHS);
     memcpy(frame + BCB_FCHS, payload, len);
-    if (!guest_write(s, b->addr, frame, BCB_FCHS + len, "received frame")) {
+    if (!guest_write(s, fn, b->addr, frame, BCB_FCHS + len, "received frame")) {
         return;
     }
     msg_init(m, MC_UF, REPLY(1), fn);
@@ -1258,7 +1255,7 @@ static void bcb_fcxp_msg(BcbState *s, int fn, const uint8_t *req, int q)
     /* zero past the end: parsers may look at a field a short frame lacks */
     in = g_malloc0(len + 256);
     out = g_malloc0(FCXP_MAX_PAYLOAD);
-    if (!guest_read(s, req_buf, in, len, "exchange payload")) {
+    if (!guest_read(s, fn, req_buf, in, len, "exchange payload")) {
         m[6] = ST_FAILED;
         goto done;
     }
@@ -1277,7 +1274,7 @@ static void bcb_fcxp_msg(BcbState *s, int fn, const uint8_t *req, int q)
         stl_be_p(m + 12, n - max);
         n = max;
     }
-    if (!guest_write(s, rsp_buf, out, n, "exchange answer")) {
+    if (!guest_write(s, fn, rsp_buf, out, n, "exchange answer")) {
         m[6] = ST_FAILED;
         goto done;
     }
@@ -1359,7 +1356,6 @@ static void bcb_rport_msg(BcbState *s, int fn, const uint8_t *req, int q)
         r->used = true;
         memcpy(r->host_handle, req + 4, 2);
         r->pid = req[8] << 16 | req[9] << 8 | req[10];
-        r->lp = req[11];
         r->local_pid = req[12] << 16 | req[13] << 8 | req[14];
         stw_le_p(m + 10, i);
         break;
@@ -1512,7 +1508,8 @@ static bool io_sglist(BcbState *s, BcbIo *io, const uint8_t *req)
     }
     sge_decode(req + 52, true, &flags, &len, &next);
     while (n < SGE_MAX) {
-        if (!guest_read(s, next, page, sizeof(page), "scatter-gather page")) {
+        if (!guest_read(s, io->fn, next, page, sizeof(page),
+                        "scatter-gather page")) {
             return false;
         }
         for (slot = 0; slot < SGE_PAGE_SLOTS - 1; slot++, n++) {
@@ -1673,7 +1670,6 @@ static void bcb_io_complete(SCSIRequest *req, size_t resid)
     unsigned idx = io->tag & IO_TAG_MASK;
     int n;
 
-    s->dma_fn = io->fn;
     if (io->orphan || io->aborting) {
         if (io->aborting && !io->orphan) {
             io_answer(s, io->fn, io->q, io->tag, io->rport_handle,
@@ -1697,7 +1693,7 @@ static void bcb_io_complete(SCSIRequest *req, size_t resid)
     if (req->status == CHECK_CONDITION) {
         n = scsi_req_get_sense(req, sense, sizeof(sense));
         if (n > 0 && idx / SENSE_PER_SEG < SENSE_SEGS &&
-            guest_write(s, p->sense_base[idx / SENSE_PER_SEG] +
+            guest_write(s, io->fn, p->sense_base[idx / SENSE_PER_SEG] +
                         (idx % SENSE_PER_SEG) * SENSE_SLOT, sense, n,
                         "sense data")) {
             m[13] = n;
@@ -1889,7 +1885,6 @@ static void bcb_fw_msg(BcbState *s, int fn, const uint8_t *m, int q)
                       TYPE_BROCADE_CB, m[M_CLASS], m[M_ID]);
         return;
     }
-    s->dma_fn = fn;
     fnc(s, fn, m, q);
 }
 
@@ -2146,7 +2141,6 @@ static void bcb_realize(PCIDevice *pci, Error **errp)
     }
     for (fn = 0; fn < 2; fn++) {
         s->port[fn].fn = fn;
-        s->port[fn].owner = OBJECT(s);
         for (i = 0; i < BCB_NQ; i++) {
             QSIMPLEQ_INIT(&s->port[fn].backlog[i]);
         }

@@ -88,13 +88,11 @@ typedef struct BcbRport {
     bool used, itn;
     uint8_t host_handle[2];
     uint32_t pid, local_pid;
-    uint8_t lp;
 } BcbRport;
 
 typedef struct BcbIo BcbIo;
 
 typedef struct BcbPort {
-    Object *owner;
     int fn;
     bool running;           /* firmware started on this port */
     bool enabled;           /* IOC ENABLE answered */
@@ -112,7 +110,6 @@ typedef struct BcbPort {
     bool admin_down;        /* PORT class: the port is turned off */
     int64_t stats_reset;
     bool link_up;
-    uint64_t stats_addr;
     uint32_t lps[BCB_MAX_LPS];          /* N_Port ID per login tag */
     uint64_t lps_wwpn[BCB_MAX_LPS];     /* point to point: names */
     uint64_t lps_wwnn[BCB_MAX_LPS];
@@ -126,7 +123,6 @@ typedef struct BcbPort {
     BcbRing rsp[BCB_NQ];
     QSIMPLEQ_HEAD(, BcbPending) backlog[BCB_NQ];
     unsigned backlog_len[BCB_NQ];
-    uint64_t cfgrsp_addr;
     uint64_t sense_base[4];
     unsigned max_ios;
 } BcbPort;
@@ -141,7 +137,6 @@ struct BcbState {
     PCIDevice parent_obj;
     PCIDevice *fn1;         /* the second port's function, if plugged */
     BcbFunc func[2];
-    int dma_fn;             /* whose bus-master the firmware uses now */
 
     MemoryRegion bar0;
     uint32_t regs[0x20000 / 4];
@@ -183,12 +178,10 @@ uint32_t bcb_fabric_login(BcbState *s, int port, bool fdisc, uint64_t wwpn,
 void bcb_fabric_logout(BcbState *s, uint32_t pid);
 void bcb_fabric_link_lost(BcbState *s, int port);
 uint64_t bcb_fabric_name(void);
-size_t bcb_fabric_flogi_acc(uint8_t *p, size_t max);
 size_t bcb_fabric_exchange(BcbState *s, const uint8_t *hdr,
                            const uint8_t *req, size_t len, uint8_t *rsp,
                            size_t max);
 void bcb_fabric_reply_header(const uint8_t *hdr, uint8_t *out);
-void bcb_fabric_rscn(BcbState *s, int t);
 void bcb_fabric_target_change(BcbState *s, int t, bool away);
 
 /* brocade-cb.c: a frame from the fabric to HBA port p */

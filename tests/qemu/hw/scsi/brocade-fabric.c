@@ -29,7 +29,6 @@
 
 #define RCTL_ELS_REQ    0x22
 #define RCTL_ELS_REP    0x23
-#define RCTL_CT_REQ     0x02
 #define RCTL_CT_REP     0x03
 #define TYPE_ELS        0x01
 #define TYPE_FCP        0x08
@@ -53,9 +52,7 @@ enum {
 /* generic services: CT preamble and name server commands */
 #define CT_SIZE         16
 #define CT_GS_DIR       0xfc
-#define CT_GS_MGMT      0xfa
 #define CT_NS           0x02
-#define CT_FDMI         0x10
 #define CT_ACC          0x8002
 #define CT_RJT          0x8001
 #define CT_RJT_CMD      0x0b        /* command not supported */
@@ -74,10 +71,8 @@ enum {
 };
 
 /* well-known addresses */
-#define WK_FLOGI        0xfffffe
 #define WK_NS           0xfffffc
 #define WK_FCTL         0xfffffd
-#define WK_MGMT         0xfffffa
 
 /* FCP service parameter page (PRLI) */
 #define PRLI_PAGE       16
@@ -331,17 +326,6 @@ static void service_params(uint8_t *p, uint64_t wwpn, uint64_t wwnn,
     stw_be_p(p + 74, 2048);
     stw_be_p(p + 76, 0x00ff);
     stw_be_p(p + 80, 0x0001);
-}
-
-size_t bcb_fabric_flogi_acc(uint8_t *p, size_t max)
-{
-    if (max < 116) {
-        return 0;
-    }
-    memset(p, 0, 116);
-    p[0] = ELS_ACC;
-    service_params(p, FABRIC_WWN, SWITCH_WWNN, true);
-    return 116;
 }
 
 /* ---- ELS --------------------------------------------------------------- */
@@ -771,7 +755,7 @@ void bcb_fabric_reply_header(const uint8_t *hdr, uint8_t *out)
 /* ---- state change notification ----------------------------------------- */
 
 /* Tell every port that registered for it that target t came or went. */
-void bcb_fabric_rscn(BcbState *s, int t)
+static void fabric_rscn(BcbState *s, int t)
 {
     uint8_t hdr[BCB_FCHS] = { 0 }, pl[8];
     int i;
@@ -804,5 +788,5 @@ void bcb_fabric_target_change(BcbState *s, int t, bool away)
     if (away) {
         memset(s->fabric.session[t], 0, sizeof(s->fabric.session[t]));
     }
-    bcb_fabric_rscn(s, t);
+    fabric_rscn(s, t);
 }
