@@ -38,7 +38,15 @@ def GUEST_FILES(ctx):
     fw = os.path.join(_workdir(ctx), FIRMWARE)
     subprocess.run([os.path.join(ctx.top, "tests", "qemu", "mkfw"), fw],
                    check=True)
-    return [(fw, "/lib/firmware/" + FIRMWARE)]
+    # the bsg tool, static so that it needs nothing from the guest; the FC
+    # bsg layout comes from the kernel's own UAPI header
+    tool = os.path.join(_workdir(ctx), "fc-bsg")
+    uapi = f"/lib/modules/{ctx.kver}/source/include/uapi"
+    subprocess.run(["cc", "-O2", "-Wall", "-Wextra", "-Werror", "-static",
+                    "-idirafter", uapi, "-o", tool,
+                    os.path.join(HERE, "fc-bsg.c")], check=True)
+    return [(fw, "/lib/firmware/" + FIRMWARE),
+            (tool, "/harness/suite/fc-bsg")]
 
 
 def host_setup(ctx):
@@ -100,6 +108,7 @@ def cases():
                 Case(f"bfa/{drv}/cmd-delay", "cmd-delay.sh", timeout=180),
                 Case(f"bfa/{drv}/task-mgmt", "task-mgmt.sh", timeout=180),
                 Case(f"bfa/{drv}/sysfs", "sysfs.sh", timeout=180),
+                Case(f"bfa/{drv}/bsg", "bsg.sh", timeout=240),
                 Case(f"bfa/{drv}/els-loss", "els-loss.sh", timeout=300),
                 Case(f"bfa/{drv}/p2p", "p2p.sh", timeout=240),
                 Case(f"bfa/{drv}/intx", "intx.sh", timeout=180),

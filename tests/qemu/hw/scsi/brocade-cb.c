@@ -912,6 +912,7 @@ static void bcb_rsp_ci(BcbState *s, int fn, int q, uint32_t ci)
 
 enum { FCPORT_ENABLE = 1, FCPORT_DISABLE = 2, FCPORT_SVC_PARAMS = 3,
        FCPORT_STATS_GET = 4, FCPORT_STATS_CLEAR = 5, FCPORT_EVENT = 6 };
+#define FCPORT_STATS_SIZE   360         /* the larger (FCoE) layout */
 #define PORT_CFG_SIZE       24
 #define LINK_UP             1
 #define LINK_DOWN           2
@@ -979,6 +980,7 @@ static void bcb_fcport_msg(BcbState *s, int fn, const uint8_t *req, int q)
         /* status, the port configuration in use, the host's tag */
         memcpy(m + 8, req + 24, PORT_CFG_SIZE);
         memcpy(m + 32, req + 56, 4);
+        p->stats_addr = msg_addr(req, 48);
         p->port_enabled = true;
         bcb_respond(s, fn, q, m);
         /* light comes up after the speed negotiation */
@@ -993,9 +995,19 @@ static void bcb_fcport_msg(BcbState *s, int fn, const uint8_t *req, int q)
     case FCPORT_SVC_PARAMS:
         bcb_respond(s, fn, q, m);
         return;
-    case FCPORT_STATS_GET:
+    case FCPORT_STATS_GET: {
+        /*
+         * In FC mode these are the QoS counters; this fabric offers no
+         * QoS, so they stay zero.  They are written all the same.
+         */
+        static const uint8_t zero[FCPORT_STATS_SIZE];
+
+        m[4] = guest_write(s, fn, p->stats_addr, zero, sizeof(zero),
+                           "FC port statistics") ? ST_OK : ST_FAILED;
+        bcb_respond(s, fn, q, m);
+        return;
+    }
     case FCPORT_STATS_CLEAR:
-        /* the counters stay zero: no errors happen on this wire */
         bcb_respond(s, fn, q, m);
         return;
     default:
@@ -1306,7 +1318,11 @@ static void later_run(void *opaque)
         BcbPending *e = QSIMPLEQ_FIRST(&s->later);
 
         QSIMPLEQ_REMOVE_HEAD(&s->later, next);
-        if (e->gen == s->port[e->fn].gen) {
+        if (e->gen != s->port[e->fn].gen) {
+            /* the rings were set up again: nobody waits for it */
+        } else if (e->q < 0) {
+            mbox_post(s, e->fn, e->msg, BCB_MBOX_BYTES);
+        } else {
             bcb_respond(s, e->fn, e->q, e->msg);
         }
         g_free(e);
@@ -1853,6 +1869,231 @@ static void bcb_tsk_msg(BcbState *s, int fn, const uint8_t *req, int q)
     bcb_respond(s, fn, q, m);
 }
 
+/* ---- services only management tools ask for, through the driver's bsg */
+
+enum {
+    DIAG_BEACON = 1, DIAG_LOOPBACK = 2, DIAG_FWPING = 3, DIAG_TEMP = 4,
+    DIAG_LEDTEST = 5, DIAG_QTEST = 6, DIAG_DPORT = 7,
+};
+enum { SFP_SHOW = 1 };
+#define ST_PORT_ENABLED     47          /* the port must be disabled first */
+#define ST_PHY_ABSENT       183
+#define ST_FRU_ABSENT       240
+#define DIAG_DMA_MAX        2048        /* the host's ping buffer */
+#define BEACON_MAX_S        3600
+#define CHIP_TEMP_C         45
+#define SFP_STATE_VALID     3
+#define SFP_MEM_SIZE        248         /* serial ID, then diagnostics */
+
+/* Answer a message the way it came: by mailbox (q < 0) or on ring q. */
+static void bcb_answer(BcbState *s, int fn, int q, const uint8_t *m)
+{
+    if (q < 0) {
+        mbox_post(s, fn, m, BCB_MBOX_BYTES);
+    } else {
+        bcb_respond(s, fn, q, m);
+    }
+}
+
+/* The beacon of port fn goes dark now: forget the answer planned for later. */
+static void beacon_cancel(BcbState *s, int fn)
+{
+    BcbPending *e, *n;
+
+    QSIMPLEQ_FOREACH_SAFE(e, &s->later, next, n) {
+        if (e->fn == fn && e->q < 0 && e->msg[M_CLASS] == MC_DIAG &&
+            e->msg[M_ID] == REPLY(DIAG_BEACON)) {
+            QSIMPLEQ_REMOVE(&s->later, e, BcbPending, next);
+            g_free(e);
+        }
+    }
+}
+
+/*
+ * Firmware ping: the firmware reads the host's buffer and writes it back
+ * inverted, count times over; the host checks the pattern it ends with.
+ */
+static uint8_t diag_fwping(BcbState *s, int fn, const uint8_t *req)
+{
+    uint32_t buf[DIAG_DMA_MAX / 4];
+    uint32_t len = ldl_be_p(req + 12);
+    uint64_t addr = msg_addr(req, 4);
+    unsigned i;
+
+    if (len > sizeof(buf) || len % 4) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: ping buffer of %u bytes\n",
+                      TYPE_BROCADE_CB, len);
+        return ST_FAILED;
+    }
+    if (!guest_read(s, fn, addr, buf, len, "ping buffer")) {
+        return ST_FAILED;
+    }
+    if (ldl_be_p(req + 20) & 1) {
+        for (i = 0; i < len / 4; i++) {
+            buf[i] = ~buf[i];
+        }
+    }
+    return guest_write(s, fn, addr, buf, len, "ping buffer") ? ST_OK :
+           ST_FAILED;
+}
+
+static void bcb_diag_msg(BcbState *s, int fn, const uint8_t *req, int q)
+{
+    BcbPort *p = &s->port[fn];
+    uint8_t m[BCB_ELEM] = { 0 };
+    uint32_t n;
+    int i;
+
+    msg_header(m, req, REPLY(req[M_ID]));
+    switch (req[M_ID]) {
+    case DIAG_BEACON:
+        /* the answer says the beacon went dark: now, or after its period */
+        beacon_cancel(s, fn);
+        if (req[8]) {
+            BcbPending *e = g_new(BcbPending, 1);
+
+            memcpy(e->msg, m, BCB_ELEM);
+            e->fn = fn;
+            e->q = -1;
+            e->gen = p->gen;
+            e->due = qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) +
+                     MIN(ldl_be_p(req + 4), BEACON_MAX_S) * 1000ll;
+            later_add(s, e);
+            return;
+        }
+        break;
+    case DIAG_FWPING:
+        memcpy(m + 4, req + 16, 4);             /* the pattern, echoed */
+        m[8] = req[24];
+        m[9] = diag_fwping(s, fn, req);
+        break;
+    case DIAG_TEMP:
+        /* junction sensor only: this card has no board sensor */
+        stw_be_p(m + 4, CHIP_TEMP_C);
+        m[9] = 1;
+        break;
+    case DIAG_LEDTEST:
+        break;
+    case DIAG_LOOPBACK:
+        /* every frame sent round the loop comes back intact */
+        n = ldl_le_p(req + 4);          /* the host leaves it unswapped */
+        if (p->port_enabled) {
+            m[24] = ST_PORT_ENABLED;
+            break;
+        }
+        stl_be_p(m + 4, n);
+        stl_be_p(m + 12, n);
+        break;
+    case DIAG_QTEST:
+        /* the element comes back on the same queue, inverted */
+        for (i = 4; i < BCB_ELEM; i += 4) {
+            stl_le_p(m + i, ~ldl_le_p(req + i));
+        }
+        break;
+    case DIAG_DPORT:
+        stl_be_p(m + 4, ST_UNSUPP);
+        break;
+    default:
+        unsupported("diagnostics", req);
+        return;
+    }
+    bcb_answer(s, fn, q, m);
+}
+
+static void put_text(uint8_t *dst, const char *txt, size_t len)
+{
+    memset(dst, ' ', len);
+    memcpy(dst, txt, MIN(strlen(txt), len));
+}
+
+/* The serial ID of the optical module: 8G shortwave, LC, 50 and 62.5 um. */
+static void sfp_id(BcbState *s, int fn, uint8_t *id)
+{
+    char sn[17];
+    int i;
+
+    id[0] = 0x03;                               /* SFP */
+    id[1] = 0x04;                               /* serial ID by 2-wire */
+    id[2] = 0x07;                               /* LC */
+    id[7] = 0x40;                               /* short distance */
+    id[8] = 0x40;                               /* shortwave laser, no OFC */
+    id[9] = 0x0c;                               /* multimode 50 and 62.5 */
+    id[10] = 0x54;                              /* 800, 400, 200 MB/s */
+    id[11] = 0x01;                              /* 8B/10B */
+    id[12] = 85;                                /* 8.5 GBd */
+    id[16] = 15;                                /* 150 m of OM2 */
+    id[17] = 7;                                 /* 70 m of OM1 */
+    id[19] = 30;                                /* 300 m of OM3 */
+    put_text(id + 20, "QEMU", 16);
+    id[37] = 0x52;
+    id[38] = 0x54;
+    put_text(id + 40, "BCB-SFP-8G-SW", 16);
+    put_text(id + 56, "A", 4);
+    stw_be_p(id + 60, 850);                     /* nm */
+    for (i = 0; i < 63; i++) {
+        id[63] += id[i];
+    }
+    snprintf(sn, sizeof(sn), "QSFP%012" PRIx64,
+             (uint64_t)((s->wwpn + fn) & 0xffffffffffffu));
+    put_text(id + 68, sn, 16);
+    put_text(id + 84, "240101", 8);
+    id[94] = 0x03;                              /* SFF-8472 rev 10.2 */
+    for (i = 64; i < 95; i++) {
+        id[95] += id[i];
+    }
+}
+
+static void bcb_sfp_msg(BcbState *s, int fn, const uint8_t *req, int q)
+{
+    uint8_t m[BCB_ELEM] = { 0 };
+    uint8_t mem[SFP_MEM_SIZE] = { 0 };
+
+    msg_header(m, req, REPLY(req[M_ID]));
+    if (req[M_ID] != SFP_SHOW) {
+        unsupported("SFP", req);
+        return;
+    }
+    sfp_id(s, fn, mem);
+    m[4] = guest_write(s, fn, msg_addr(req, 8), mem,
+                       MIN(ldl_be_p(req + 16), sizeof(mem)),
+                       "SFP data") ? ST_OK : ST_FAILED;
+    m[5] = SFP_STATE_VALID;
+    bcb_answer(s, fn, q, m);
+}
+
+/*
+ * The adapter block (port personalities), CEE (DCB on converged cards),
+ * an external PHY and FRU data: a Crossbow FC HBA has none of them, and
+ * says so in each service's own status field.
+ */
+static void bcb_absent_msg(BcbState *s, int fn, const uint8_t *req, int q)
+{
+    /* the last request id each of these services knows */
+    static const uint8_t last_id[] = {
+        [MC_ABLK] = 8, [MC_CEE] = 3, [MC_PHY] = 4, [MC_FRU] = 4,
+    };
+    uint8_t m[BCB_ELEM] = { 0 };
+
+    if (req[M_ID] < 1 || req[M_ID] > last_id[req[M_CLASS]]) {
+        unsupported("absent-module", req);
+        return;
+    }
+    msg_header(m, req, REPLY(req[M_ID]));
+    switch (req[M_CLASS]) {
+    case MC_ABLK:
+    case MC_CEE:
+        m[4] = ST_UNSUPP;
+        break;
+    case MC_PHY:
+        stl_be_p(m + 4, ST_PHY_ABSENT);
+        break;
+    case MC_FRU:
+        stl_be_p(m + 4, ST_FRU_ABSENT);
+        break;
+    }
+    bcb_answer(s, fn, q, m);
+}
+
 /* A message from the host, by mailbox (q < 0) or from request ring q. */
 typedef void BcbService(BcbState *s, int fn, const uint8_t *m, int q);
 
@@ -1873,6 +2114,12 @@ static BcbService *const bcb_services[] = {
     [MC_IOIM] = bcb_io_abort,
     [MC_TSKIM] = bcb_tsk_msg,
     [MC_PORT] = bcb_port_msg,
+    [MC_DIAG] = bcb_diag_msg,
+    [MC_SFP] = bcb_sfp_msg,
+    [MC_ABLK] = bcb_absent_msg,
+    [MC_CEE] = bcb_absent_msg,
+    [MC_PHY] = bcb_absent_msg,
+    [MC_FRU] = bcb_absent_msg,
 };
 
 static void bcb_fw_msg(BcbState *s, int fn, const uint8_t *m, int q)

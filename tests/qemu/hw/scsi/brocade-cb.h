@@ -109,6 +109,7 @@ typedef struct BcbPort {
     bool port_enabled;
     bool admin_down;        /* PORT class: the port is turned off */
     int64_t stats_reset;
+    uint64_t stats_addr;    /* where FC port statistics go */
     bool link_up;
     uint32_t lps[BCB_MAX_LPS];          /* N_Port ID per login tag */
     uint64_t lps_wwpn[BCB_MAX_LPS];     /* point to point: names */
