@@ -80,7 +80,8 @@ class Initramfs:
 
     def add_modules(self, kver, names, ours=()):
         """Modules by name from the Debian tree, with their dependencies and
-        soft dependencies as modprobe resolves them, plus our .ko files."""
+        soft dependencies as modprobe resolves them, plus our .ko files
+        under updates/."""
         base = f"/lib/modules/{kver}"
         wanted = list(names)
         for ko in ours:
@@ -88,10 +89,10 @@ class Initramfs:
             deps = subprocess.run(["modinfo", "-F", "depends", ko],
                                   capture_output=True, text=True).stdout
             wanted += [d for d in deps.strip().split(",") if d]
-        own = {module_name(ko) for ko in ours}
+        # Debian's module of the same name as one of ours stays too, in its
+        # own place: modprobe finds ours (updates/ comes first), a case that
+        # wants Debian's loads it by path
         for name in wanted:
-            if module_name(name) in own:
-                continue
             for path in module_closure(kver, name):
                 self.add_file(path)
         for meta in ("modules.order", "modules.builtin", "modules.builtin.modinfo"):

@@ -64,11 +64,32 @@ all_disks_up() {
 	done
 }
 
-# bfa_up [DRIVER]: the driver is loaded (default bfa, Debian's, with
-# $BFA_PARAMS if it was not loaded yet), both remote ports are Online and
-# every LUN has its disk
+# the driver of the case (bfa/<driver>/...): mainline is Debian's bfa.ko,
+# ours is the tree's, which modprobe finds first
+BFA_DRIVER=${HARNESS_CASE#bfa/}
+BFA_DRIVER=${BFA_DRIVER%%/*}
+BFA_DEBIAN_KO=/lib/modules/$(uname -r)/kernel/drivers/scsi/bfa/bfa.ko
+
+# bfa_load [PARAM=VALUE...]: load the case's driver
+bfa_load() {
+	if [ "$BFA_DRIVER" = mainline ]; then
+		modprobe scsi_transport_fc && insmod "$BFA_DEBIAN_KO" bfa_log_level=4 "$@"
+	else
+		modprobe bfa "$@"
+	fi
+}
+
+# bfa_which: the bfa that is loaded, mainline or ours (which has the msix
+# parameter); nothing when none is
+bfa_which() {
+	[ -d /sys/module/bfa ] || return 0
+	if [ -e /sys/module/bfa/parameters/msix ]; then echo ours; else echo mainline; fi
+}
+
+# bfa_up: the case's driver is loaded (with $BFA_PARAMS if it was not
+# loaded yet), both remote ports are Online and every LUN has its disk
 bfa_up() {
-	local drv=${1:-bfa}
+	local w
 	# whatever an earlier case left behind, the fabric starts whole
 	qom_set "$HBA" link-down false
 	qom_set "$HBA" p2p false
@@ -77,10 +98,15 @@ bfa_up() {
 	qom_set "$HBA" io-drop 0
 	qom_set "$HBA" io-delay-ms 0
 	qom_set "$HBA" fault-lun -1
-	if ! lsmod | grep -q "^$drv "; then
+	w=$(bfa_which)
+	if [ -n "$w" ] && [ "$w" != "$BFA_DRIVER" ]; then
+		rmmod bfa || fail "rmmod of the $w bfa failed"
+		w=
+	fi
+	if [ -z "$w" ]; then
 		modprobe sd_mod && modprobe sg || fail "modprobe sd_mod sg failed"
-		modprobe "$drv" bfa_log_level=4 $BFA_PARAMS ||
-			fail "modprobe $drv $BFA_PARAMS failed"
+		bfa_load $BFA_PARAMS ||
+			fail "loading $BFA_DRIVER bfa $BFA_PARAMS failed"
 	fi
 	poll 60 fc_host_online || fail "fc_host not Online within 60 s"
 	poll 60 rport_state_is "$TGT0_WWPN" Online ||
