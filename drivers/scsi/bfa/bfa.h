@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Brocade Fibre Channel HBA driver: what the files of the driver share.
+ *
+ * One struct bfa_port per PCI function: on the Crossbow (CB) ASIC each
+ * function is one FC port with its own registers, mailbox and interrupts,
+ * while the two ports share one firmware, its shared memory and the
+ * hardware semaphores that order their access to it.
+ */
+#ifndef _BFA_H
+#define _BFA_H
+
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#define BFA_NAME		"bfa"
+#define BFA_FW_CB		"cbfw-3.2.5.1.bin"
+
+#define BFA_DEVICE_CB_2PORT	0x0013	/* 825 */
+
+/* ---- the firmware's messages ------------------------------------------ */
+
+#define BFA_MBOX_BYTES		32
+
+/* header: class, id, token (or queue id), destination */
+struct bfa_msg_hdr {
+	u8 class;
+	u8 id;
+	u8 token;
+	u8 dest;
+} __packed;
+
+#define BFA_REPLY(id)		((id) | 0x80)
+
+enum bfa_msg_class {
+	BFA_MC_IOC = 1,
+};
+
+enum bfa_ioc_msg {
+	BFA_IOC_ENABLE = 1,
+	BFA_IOC_DISABLE = 2,
+	BFA_IOC_GETATTR = 3,
+	BFA_IOC_HEARTBEAT = 0x84,
+};
+
+/* a 64-bit bus address: big-endian words, low word first */
+struct bfa_dma_addr {
+	__be32 lo;
+	__be32 hi;
+} __packed;
+
+struct bfa_ioc_ctl_req {
+	struct bfa_msg_hdr hdr;
+	__be16 pci_class;
+	u16 rsvd;
+	__be32 tv_sec;
+} __packed;
+
+struct bfa_ioc_ctl_rsp {
+	struct bfa_msg_hdr hdr;
+	u8 status;
+	u8 port_mode;
+	u8 cap;
+	u8 rsvd;
+} __packed;
+
+struct bfa_ioc_getattr_req {
+	struct bfa_msg_hdr hdr;
+	struct bfa_dma_addr addr;
+} __packed;
+
+/* the IOC attributes the firmware writes in host memory (752 bytes) */
+struct bfa_ioc_attr {
+	__be64 mfg_pwwn;
+	__be64 mfg_nwwn;
+	u8 mfg_mac[6];
+	u8 port_mode;
+	u8 rsvd0;
+	__be64 pwwn;
+	__be64 nwwn;
+	u8 mac[6];
+	u8 rsvd1[2];
+	u8 fcoe_mac[6];
+	u8 rsvd2[2];
+	char serial[12];
+	u8 pcie_gen;
+	u8 pcie_lanes_orig;
+	u8 pcie_lanes;
+	u8 rx_bb_credit;
+	__be32 props;
+	__be16 max_frame;
+	u8 asic_rev;
+	u8 rsvd3;
+	char fw_version[64];
+	char rom_version[64];
+	u8 vpd[520];
+	__be32 card_type;
+	u8 mfg_day;
+	u8 mfg_month;
+	__be16 mfg_year;
+	u8 uuid[16];
+} __packed;
+
+/* props: speed in Gbit/s, ports, adapter type */
+#define BFA_PROP_SPEED		GENMASK(7, 0)
+#define BFA_PROP_PORTS		GENMASK(15, 8)
+
+/* ---- one port (PCI function) ------------------------------------------ */
+
+struct bfa_port {
+	struct pci_dev *pdev;
+	void __iomem *bar;
+	unsigned int fn;		/* PCI function = port of the ASIC */
+	bool msix;
+	const struct firmware *fw;
+
+	/* mailbox: one request at a time, its reply by interrupt */
+	struct mutex mbox_lock;
+	struct completion mbox_done;
+	u8 mbox_wait;			/* reply id being waited for */
+	u8 mbox_reply[BFA_MBOX_BYTES];
+
+	/* IOC state */
+	struct mutex ioc_lock;
+	bool operational;
+	bool removing;
+	u32 heartbeat;
+	struct delayed_work hb_work;
+	struct work_struct recover_work;
+	unsigned long recover_hard;	/* bit 0: the firmware itself failed */
+	unsigned int recoveries;
+
+	struct bfa_ioc_attr *attr;	/* DMA buffer GETATTR fills */
+	dma_addr_t attr_dma;
+	u64 wwpn, wwnn;
+	char serial[12];
+	char fw_version[64];
+	u32 card_type;
+	unsigned int speed_gbit;
+	unsigned int max_frame;
+};
+
+/* bfa_hw.c: registers, semaphores, shared memory, interrupts, mailbox */
+int bfa_hw_sem_get(struct bfa_port *port, unsigned int sem,
+		   unsigned int timeout_ms);
+void bfa_hw_sem_put(struct bfa_port *port, unsigned int sem);
+/* firmware state: which = 0 for this port, 1 for the other */
+u32 bfa_hw_fwstate(struct bfa_port *port, unsigned int which);
+void bfa_hw_set_fwstate(struct bfa_port *port, unsigned int which, u32 state);
+void bfa_hw_set_join(struct bfa_port *port, bool join);
+u32 bfa_hw_heartbeat(struct bfa_port *port);
+/* booting: chip, then shared memory, then the processor */
+void bfa_hw_chip_init(struct bfa_port *port);
+void bfa_hw_smem_write(struct bfa_port *port, u32 addr, u32 val);
+u32 bfa_hw_smem_read(struct bfa_port *port, u32 addr);
+void bfa_hw_lpu_run(struct bfa_port *port, bool run);
+void bfa_hw_notify_fail(struct bfa_port *port);
+/* interrupts and the mailbox */
+int bfa_hw_irq_setup(struct bfa_port *port, bool try_msix);
+void bfa_hw_irq_teardown(struct bfa_port *port);
+void bfa_hw_irq_on(struct bfa_port *port, bool on);
+void bfa_hw_mbox_flush(struct bfa_port *port);
+int bfa_hw_mbox_call(struct bfa_port *port, const void *req, size_t len,
+		     u8 reply_id, unsigned int timeout_ms);
+
+/* bfa_ioc.c: firmware download, IOC bring-up, heartbeat, recovery */
+int bfa_ioc_firmware_check(struct bfa_port *port);
+int bfa_ioc_start(struct bfa_port *port);
+void bfa_ioc_stop(struct bfa_port *port);
+void bfa_ioc_failed(struct bfa_port *port, bool hard);
+void bfa_ioc_init_work(struct bfa_port *port);
+
+/* fwstate values (low 16 bits); bit 16 says the port's driver has joined */
+#define BFA_FWS_UNINIT		0
+#define BFA_FWS_INITING		1
+#define BFA_FWS_OP		4
+#define BFA_FWS_DISABLED	6
+#define BFA_FWS_FAIL		8
+#define BFA_FWS_STATE		0xffffu
+#define BFA_FWS_JOIN		BIT(16)
+
+#define BFA_SEM_IOC		0	/* serialises IOC state changes */
+#define BFA_SEM_INIT		2	/* serialises chip init */
+
+#endif /* _BFA_H */

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0
+# bfa/ours/ioc-*: our bfa.ko brings the IOC of both ports up (firmware
+# download, boot, ENABLE, attributes) and keeps it up.  ioc.sh MODE:
+#   up         MSI-X, both ports operational with the model's names
+#   intx       the same on the INTx line (msix=0)
+#   params     a bad module parameter is refused and nothing binds
+#   heartbeat-stall, ioc-fail
+#              the firmware stops or reports an error: both ports
+#              recover within 10 s
+#   reload     10 times rmmod and modprobe, every time both ports up
+. /harness/suite/lib.sh
+
+F0=0000:00:04.0
+F1=0000:00:04.1
+
+ours_load() {
+	if [ -n "$(bfa_which)" ]; then
+		rmmod bfa || fail "rmmod of the $(bfa_which) bfa failed"
+	fi
+	klog_mark
+	modprobe bfa "$@" || fail "modprobe bfa $* failed"
+}
+
+# ioc_operational FN WWPN: that port logged its IOC up, with that name
+ioc_operational() {
+	klog_since | grep -q "bfa $1: IOC operational: firmware 3.2.5.1, WWPN ${2#0x}, WWNN ${HBA_WWNN#0x}, 8 Gbit/s"
+}
+
+both_operational() {
+	poll 30 ioc_operational $F0 $HBA_WWPN ||
+		fail "port 0: no 'IOC operational' with WWPN $HBA_WWPN within 30 s"
+	poll 30 ioc_operational $F1 $HBA1_WWPN ||
+		fail "port 1: no 'IOC operational' with WWPN $HBA1_WWPN within 30 s"
+	expect_eq "driver of function 0" bfa "$(basename "$(readlink /sys/bus/pci/devices/$F0/driver)")"
+	expect_eq "driver of function 1" bfa "$(basename "$(readlink /sys/bus/pci/devices/$F1/driver)")"
+	expect_eq "the bfa loaded" ours "$(bfa_which)"
+}
+
+ours_log_clean() {
+	local bad
+	bad=$(klog_since | grep -E 'bfa .*(fail|error|did not|not free|no )' || true)
+	[ -z "$bad" ] || fail "driver reported trouble: $bad"
+	echo "ok: nothing reported"
+}
+
+# recovered FN: that port logged a recovery; prints its duration in ms
+recovered() {
+	klog_since | sed -n "s/.*bfa $1: IOC recovered in \([0-9]*\) ms.*/\1/p" | tail -n 1 | grep .
+}
+
+case $1 in
+up)
+	ours_load
+	both_operational
+	expect_eq "interrupt mode of function 0" msix "$(cat /sys/bus/pci/devices/$F0/msi_irqs/* | sort -u)"
+	expect_eq "interrupt mode of function 1" msix "$(cat /sys/bus/pci/devices/$F1/msi_irqs/* | sort -u)"
+	ours_log_clean
+	;;
+intx)
+	ours_load msix=0
+	both_operational
+	expect_eq "interrupt type" "IO-APIC" "$(irq_kinds | tr '\n' ' ' | sed 's/ $//')"
+	ours_log_clean
+	;;
+params)
+	[ -z "$(bfa_which)" ] || rmmod bfa || fail "rmmod bfa failed"
+	if modprobe bfa msix=sometimes 2>/dev/null; then
+		fail "modprobe bfa msix=sometimes was accepted"
+	fi
+	[ -z "$(bfa_which)" ] || fail "bfa stayed loaded after a bad parameter"
+	echo "ok: msix=sometimes refused, nothing loaded"
+	ours_load
+	both_operational
+	;;
+heartbeat-stall | ioc-fail)
+	ours_load
+	both_operational
+	klog_mark
+	qom_set "$HBA" "$1" true
+	for f in $F0 $F1; do
+		poll 20 recovered $f >/dev/null || fail "$f: no IOC recovery within 20 s of $1"
+		ms=$(recovered $f)
+		[ "$ms" -le 10000 ] || fail "$f: recovery took $ms ms, expected at most 10000"
+		echo "ok: $f recovered in $ms ms"
+	done
+	# and it stays up: no second recovery in the next 3 s
+	again() { [ "$(klog_since | grep -c "bfa $1: IOC recovered")" -gt 1 ]; }
+	for f in $F0 $F1; do
+		if poll 3 again $f; then
+			fail "$f recovered more than once: $(klog_since | grep "bfa $f")"
+		fi
+	done
+	echo "ok: one recovery each, IOC stays up"
+	qom_set "$HBA" heartbeat-stall false
+	case $1 in
+	heartbeat-stall) what="firmware heartbeat stopped" ;;
+	ioc-fail) what="firmware error interrupt" ;;
+	esac
+	expect_match "what the driver saw" "$what" "$(klog_since)"
+	;;
+reload)
+	i=1
+	while [ $i -le 10 ]; do
+		ours_load
+		both_operational >/dev/null
+		ours_log_clean >/dev/null
+		i=$((i + 1))
+	done
+	rmmod bfa || fail "final rmmod failed"
+	echo "ok: 10 loads, both ports up every time, nothing reported"
+	;;
+*)
+	fail "unknown mode '$1'"
+	;;
+esac
