@@ -37,6 +37,8 @@ struct bfa_msg_hdr {
 
 enum bfa_msg_class {
 	BFA_MC_IOC = 1,
+	BFA_MC_FCPORT = 5,
+	BFA_MC_IOCFC = 6,
 };
 
 enum bfa_ioc_msg {
@@ -108,6 +110,145 @@ struct bfa_ioc_attr {
 #define BFA_PROP_SPEED		GENMASK(7, 0)
 #define BFA_PROP_PORTS		GENMASK(15, 8)
 
+/* ---- the queues: configuration the host gives, the answer it gets ---- */
+
+#define BFA_NQ			4	/* request/response ring pairs */
+#define BFA_REQ_DEPTH		256
+#define BFA_RSP_DEPTH		64
+#define BFA_ELEM		128	/* bytes in a ring element */
+#define BFA_IOCFC_CFG		1
+#define BFA_ENDIAN_SIG		0x12345678	/* in host order */
+
+struct bfa_cfg_info {
+	u8 num_queues;
+	u8 sense_len;
+	u16 rsvd0;
+	u32 endian_sig;
+	u8 rsvd1;
+	u8 single_vector;
+	u16 rsvd2;
+	__be16 num_ios;
+	__be16 num_fwtio;
+	struct bfa_dma_addr req_base[BFA_NQ];
+	struct bfa_dma_addr req_shadow[BFA_NQ];
+	__be16 req_depth[BFA_NQ];
+	struct bfa_dma_addr rsp_base[BFA_NQ];
+	struct bfa_dma_addr rsp_shadow[BFA_NQ];
+	__be16 rsp_depth[BFA_NQ];
+	struct bfa_dma_addr stats;
+	struct bfa_dma_addr cfg_rsp;
+	struct bfa_dma_addr sense_base[BFA_NQ];
+	u8 coalesce;
+	u8 rsvd3[3];
+	__be16 latency;
+	__be16 delay;
+} __packed;
+
+struct bfa_cfg_rsp {
+	u8 rsvd0[4];
+	__be16 num_rports;
+	__be16 num_ios;
+	__be16 num_tms;
+	__be16 num_fwtio;
+	__be16 num_fcxps;
+	__be16 num_ufs;
+	u8 num_queues;
+	u8 tick;
+	u8 rsvd1[6];
+	u8 coalesce;
+	u8 rsvd2[3];
+	__be16 latency;
+	__be16 delay;
+	u8 boot[40];
+	u8 preboot[8];
+	__be64 preboot_pwwn;
+	__be64 preboot_nwwn;
+	u8 preboot_luns_vports[384];
+	__be32 req_ci_reg[BFA_NQ];
+	__be32 req_pi_reg[BFA_NQ];
+	__be32 req_ctl_reg[BFA_NQ];
+	__be32 rsp_ci_reg[BFA_NQ];
+	__be32 rsp_pi_reg[BFA_NQ];
+	__be32 rsp_ctl_reg[BFA_NQ];
+	u8 hw_qid[BFA_NQ];
+} __packed;
+
+struct bfa_iocfc_cfg_req {
+	struct bfa_msg_hdr hdr;
+	struct bfa_dma_addr info;
+} __packed;
+
+/* what host and firmware share besides the rings, in one DMA block */
+struct bfa_shared {
+	struct { __le32 ci; u8 pad[60]; } req_shadow[BFA_NQ];
+	struct { __le32 pi; u8 pad[60]; } rsp_shadow[BFA_NQ];
+	struct bfa_cfg_info info;
+	struct bfa_cfg_rsp cfg;
+	u8 port_stats[360];
+};
+
+struct bfa_ring {
+	void *base;
+	dma_addr_t dma;
+	unsigned int depth;
+	unsigned int index;	/* request: producer; response: consumer */
+	void __iomem *reg;	/* its index register, as the firmware said */
+	u8 hw_qid;
+	spinlock_t lock;	/* request rings: one producer at a time */
+};
+
+/* ---- FC port: enable, link events ------------------------------------- */
+
+enum bfa_fcport_msg {
+	BFA_FCPORT_ENABLE = 1,
+	BFA_FCPORT_EVENT = 0x86,
+};
+
+struct bfa_port_cfg {
+	u8 topology;
+	u8 speed;
+	u8 trunked;
+	u8 qos;
+	u8 cfg_hardalpa;
+	u8 hardalpa;
+	__be16 max_frame;
+	u8 rx_bb_credit;
+	u8 tx_bb_credit;
+	u8 rate_limit;
+	u8 rate_limit_speed;
+	u8 bb_cr;
+	u8 bb_scn;
+	u8 faa;
+	u8 rsvd0;
+	u16 path_tov;
+	u16 q_depth;
+	u8 qos_bw[4];
+} __packed;
+
+struct bfa_fcport_enable_req {
+	struct bfa_msg_hdr hdr;
+	u32 rsvd0;
+	__be64 nwwn;
+	__be64 pwwn;
+	struct bfa_port_cfg cfg;
+	struct bfa_dma_addr stats;
+	u32 tag;		/* echoed in the reply */
+	u8 use_flash_cfg;
+	u8 rsvd1[3];
+} __packed;
+
+struct bfa_fcport_event {
+	struct bfa_msg_hdr hdr;
+	u8 state;		/* 1 up, else down */
+	u8 reason;
+	u8 topology;
+	u8 speed;		/* Gbit/s */
+} __packed;
+
+#define BFA_LINK_UP		1
+#define BFA_TOPO_P2P		5
+#define BFA_SPEED_AUTO		0x0f
+
 /* ---- one port (PCI function) ------------------------------------------ */
 
 struct bfa_port {
@@ -120,7 +261,7 @@ struct bfa_port {
 	/* mailbox: one request at a time, its reply by interrupt */
 	struct mutex mbox_lock;
 	struct completion mbox_done;
-	u8 mbox_wait;			/* reply id being waited for */
+	u16 mbox_wait;			/* class << 8 | id waited for */
 	u8 mbox_reply[BFA_MBOX_BYTES];
 
 	/* IOC state */
@@ -141,6 +282,18 @@ struct bfa_port {
 	u32 card_type;
 	unsigned int speed_gbit;
 	unsigned int max_frame;
+	unsigned int rx_bb_credit;
+
+	/* rings; valid while configured */
+	struct bfa_ring req[BFA_NQ];
+	struct bfa_ring rsp[BFA_NQ];
+	struct bfa_shared *shared;
+	dma_addr_t shared_dma;
+	spinlock_t rsp_lock;		/* response rings, configured */
+	bool configured;
+	u32 fcport_tag;
+	bool link_up;
+	unsigned int link_speed;
 };
 
 /* bfa_hw.c: registers, semaphores, shared memory, interrupts, mailbox */
@@ -167,11 +320,24 @@ int bfa_hw_mbox_call(struct bfa_port *port, const void *req, size_t len,
 		     u8 reply_id, unsigned int timeout_ms);
 
 /* bfa_ioc.c: firmware download, IOC bring-up, heartbeat, recovery */
-int bfa_ioc_firmware_check(struct bfa_port *port);
 int bfa_ioc_start(struct bfa_port *port);
-void bfa_ioc_stop(struct bfa_port *port);
+/* from any context: @hard, the firmware failed; else a notice */
 void bfa_ioc_failed(struct bfa_port *port, bool hard);
-void bfa_ioc_init_work(struct bfa_port *port);
+void bfa_ioc_stop(struct bfa_port *port);
+
+/* bfa_queue.c: the request and response rings */
+int bfa_queue_alloc(struct bfa_port *port);
+int bfa_queue_configure(struct bfa_port *port);
+int bfa_queue_send(struct bfa_port *port, unsigned int q, void *msg,
+		   size_t len);
+/* interrupt context: every new response, to its class's handler */
+void bfa_queue_poll(struct bfa_port *port);
+void bfa_queue_stop(struct bfa_port *port);
+
+/* bfa_port.c: the FC port */
+void bfa_port_msg(struct bfa_port *port, const void *msg);
+int bfa_port_enable(struct bfa_port *port);
+void bfa_port_offline(struct bfa_port *port);
 
 /* fwstate values (low 16 bits); bit 16 says the port's driver has joined */
 #define BFA_FWS_UNINIT		0

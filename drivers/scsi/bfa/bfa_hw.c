@@ -56,8 +56,15 @@
 #define CAUSE_FW_ERRORS		GENMASK(18, 16)
 #define CAUSE_PSS_ERR		BIT(19)
 #define CAUSE_CTL(fn)		(CAUSE_MBOX(fn) | CAUSE_ERRORS)
+#define CAUSE_RSP(fn)		(0xfu << (8 + 4 * (fn)))	/* responses */
+
 #define MSIX_VECTORS		22	/* MSI-X entry n = cause bit n */
-#define MSIX_FIRST_ERR		16
+
+/* every cause this driver serves */
+static u32 causes_of(unsigned int fn)
+{
+	return CAUSE_CTL(fn) | CAUSE_RSP(fn);
+}
 
 static u32 rd(struct bfa_port *port, u32 reg)
 {
@@ -200,12 +207,19 @@ void bfa_hw_notify_fail(struct bfa_port *port)
 
 /* ---- interrupts -------------------------------------------------------- */
 
-/* On: stale causes cleared, the ones this driver serves unmasked. */
+/*
+ * On: stale causes cleared, mailbox and errors unmasked; the response
+ * rings' causes only while the rings are configured.
+ */
 void bfa_hw_irq_on(struct bfa_port *port, bool on)
 {
+	u32 causes = CAUSE_CTL(port->fn);
+
+	if (on && port->configured)
+		causes |= CAUSE_RSP(port->fn);
 	if (on)
-		wr(port, REG_CAUSE(port->fn), CAUSE_CTL(port->fn));
-	wr(port, REG_MASK(port->fn), on ? ~CAUSE_CTL(port->fn) : ~0u);
+		wr(port, REG_CAUSE(port->fn), causes);
+	wr(port, REG_MASK(port->fn), on ? ~causes : ~0u);
 }
 
 /* A message from the firmware: take it, then let the firmware go on. */
@@ -225,7 +239,7 @@ static void bfa_hw_mbox_take(struct bfa_port *port)
 
 	if (hdr->class == BFA_MC_IOC && hdr->id == BFA_IOC_HEARTBEAT)
 		return;
-	if (READ_ONCE(port->mbox_wait) == hdr->id && hdr->class == BFA_MC_IOC) {
+	if (READ_ONCE(port->mbox_wait) == (hdr->class << 8 | hdr->id)) {
 		memcpy(port->mbox_reply, msg, sizeof(msg));
 		WRITE_ONCE(port->mbox_wait, 0);
 		complete(&port->mbox_done);
@@ -256,9 +270,13 @@ static irqreturn_t bfa_hw_ctl_irq(int irq, void *data)
 	/* all ones: the card is gone */
 	if (cause == ~0u)
 		return IRQ_NONE;
-	cause &= CAUSE_CTL(port->fn);
+	cause &= causes_of(port->fn);
 	if (!cause)
 		return IRQ_NONE;
+	if (cause & CAUSE_RSP(port->fn)) {
+		wr(port, REG_CAUSE(port->fn), cause & CAUSE_RSP(port->fn));
+		bfa_queue_poll(port);
+	}
 	if (cause & CAUSE_MBOX(port->fn))
 		bfa_hw_mbox_take(port);
 	if (cause & CAUSE_ERRORS)
@@ -288,8 +306,8 @@ int bfa_hw_irq_setup(struct bfa_port *port, bool try_msix)
 		return request_irq(pci_irq_vector(pdev, 0), bfa_hw_ctl_irq,
 				   IRQF_SHARED, BFA_NAME, port);
 	}
-	for (v = MSIX_FIRST_ERR; v < MSIX_VECTORS; v++) {
-		if (!(CAUSE_CTL(port->fn) & BIT(v)))
+	for (v = 0; v < MSIX_VECTORS; v++) {
+		if (!(causes_of(port->fn) & BIT(v)))
 			continue;
 		err = request_irq(pci_irq_vector(pdev, v), bfa_hw_ctl_irq, 0,
 				  BFA_NAME, port);
@@ -298,8 +316,8 @@ int bfa_hw_irq_setup(struct bfa_port *port, bool try_msix)
 	}
 	return 0;
 undo:
-	while (v-- > MSIX_FIRST_ERR)
-		if (CAUSE_CTL(port->fn) & BIT(v))
+	while (v--)
+		if (causes_of(port->fn) & BIT(v))
 			free_irq(pci_irq_vector(pdev, v), port);
 	pci_free_irq_vectors(pdev);
 	return err;
@@ -314,8 +332,8 @@ void bfa_hw_irq_teardown(struct bfa_port *port)
 	if (!port->msix) {
 		free_irq(pci_irq_vector(pdev, 0), port);
 	} else {
-		for (v = MSIX_FIRST_ERR; v < MSIX_VECTORS; v++)
-			if (CAUSE_CTL(port->fn) & BIT(v))
+		for (v = 0; v < MSIX_VECTORS; v++)
+			if (causes_of(port->fn) & BIT(v))
 				free_irq(pci_irq_vector(pdev, v), port);
 	}
 	pci_free_irq_vectors(pdev);
@@ -331,9 +349,9 @@ void bfa_hw_mbox_flush(struct bfa_port *port)
 }
 
 /*
- * Send one request and wait for the reply with id reply_id (copied to
- * port->mbox_reply).  The firmware takes a request by clearing the
- * doorbell; both steps are bounded.
+ * Send one request and wait for the reply of its class with id reply_id
+ * (copied to port->mbox_reply).  The firmware takes a request by clearing
+ * the doorbell; both steps are bounded.
  */
 int bfa_hw_mbox_call(struct bfa_port *port, const void *req, size_t len,
 		     u8 reply_id, unsigned int timeout_ms)
@@ -352,7 +370,7 @@ int bfa_hw_mbox_call(struct bfa_port *port, const void *req, size_t len,
 	if (err)
 		goto out;
 	reinit_completion(&port->mbox_done);
-	WRITE_ONCE(port->mbox_wait, reply_id);
+	WRITE_ONCE(port->mbox_wait, msg[0] << 8 | reply_id);
 	for (i = 0; i < BFA_MBOX_BYTES / 4; i++)
 		wr(port, REG_MBOX_IN(port->fn) + 4 * i,
 		   get_unaligned_le32(msg + 4 * i));

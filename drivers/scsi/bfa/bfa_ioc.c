@@ -40,7 +40,7 @@
 static_assert(sizeof(struct bfa_ioc_attr) == 752);
 
 /* The image must be one the firmware loader of this ASIC accepts. */
-int bfa_ioc_firmware_check(struct bfa_port *port)
+static int bfa_ioc_firmware_check(struct bfa_port *port)
 {
 	const struct firmware *fw = port->fw;
 	const u8 *v = fw->data + FW_VERSION;
@@ -152,6 +152,7 @@ static int bfa_ioc_getattr(struct bfa_port *port)
 	port->card_type = be32_to_cpu(a->card_type);
 	port->speed_gbit = FIELD_GET(BFA_PROP_SPEED, be32_to_cpu(a->props));
 	port->max_frame = be16_to_cpu(a->max_frame);
+	port->rx_bb_credit = a->rx_bb_credit;
 	return 0;
 }
 
@@ -191,15 +192,31 @@ static int bfa_ioc_up(struct bfa_port *port, bool reboot)
 	bfa_hw_sem_put(port, BFA_SEM_IOC);
 	if (!err)
 		err = bfa_ioc_getattr(port);
-	if (err)
+	if (!err)
+		err = bfa_queue_configure(port);
+	if (!err)
+		err = bfa_port_enable(port);
+	if (err) {
+		bfa_queue_stop(port);
 		bfa_hw_irq_on(port, false);
+	}
 	return err;
 }
 
+static void bfa_ioc_recover(struct work_struct *work);
+static void bfa_ioc_heartbeat(struct work_struct *work);
+
+/* Once per probe: check the image, bring the IOC up, watch it. */
 int bfa_ioc_start(struct bfa_port *port)
 {
 	int err;
 
+	INIT_DELAYED_WORK(&port->hb_work, bfa_ioc_heartbeat);
+	INIT_WORK(&port->recover_work, bfa_ioc_recover);
+	WRITE_ONCE(port->removing, false);
+	err = bfa_ioc_firmware_check(port);
+	if (err)
+		return err;
 	mutex_lock(&port->ioc_lock);
 	err = bfa_ioc_up(port, false);
 	if (!err) {
@@ -241,6 +258,8 @@ void bfa_ioc_stop(struct bfa_port *port)
 		dev_warn(&port->pdev->dev, "firmware did not disable the port\n");
 		bfa_hw_set_fwstate(port, 0, BFA_FWS_FAIL);
 	}
+	bfa_queue_stop(port);
+	bfa_port_offline(port);
 	if (!bfa_hw_sem_get(port, BFA_SEM_IOC, SEM_TIMEOUT_MS)) {
 		bfa_hw_set_join(port, false);
 		bfa_hw_sem_put(port, BFA_SEM_IOC);
@@ -281,6 +300,8 @@ static void bfa_ioc_recover(struct work_struct *work)
 	if (!hard && port->operational && state == BFA_FWS_OP)
 		goto out;		/* a notice of our own reboot */
 	port->operational = false;
+	bfa_queue_stop(port);
+	bfa_port_offline(port);
 	err = bfa_ioc_up(port, hard);
 	if (err) {
 		dev_err(&port->pdev->dev, "IOC recovery failed (%d), retrying in %u s\n",
@@ -324,10 +345,4 @@ static void bfa_ioc_heartbeat(struct work_struct *work)
 	}
 	port->heartbeat = hb;
 	schedule_delayed_work(&port->hb_work, msecs_to_jiffies(HEARTBEAT_MS));
-}
-
-void bfa_ioc_init_work(struct bfa_port *port)
-{
-	INIT_DELAYED_WORK(&port->hb_work, bfa_ioc_heartbeat);
-	INIT_WORK(&port->recover_work, bfa_ioc_recover);
 }

@@ -31,10 +31,10 @@ static int bfa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 	port->pdev = pdev;
 	port->fn = fn;
+	port->removing = true;		/* no recovery before the IOC starts */
 	mutex_init(&port->mbox_lock);
 	mutex_init(&port->ioc_lock);
 	init_completion(&port->mbox_done);
-	bfa_ioc_init_work(port);
 
 	err = pcim_enable_device(pdev);
 	if (err)
@@ -53,6 +53,9 @@ static int bfa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 					 &port->attr_dma, GFP_KERNEL);
 	if (!port->attr)
 		return -ENOMEM;
+	err = bfa_queue_alloc(port);
+	if (err)
+		return err;
 
 	err = request_firmware(&port->fw, BFA_FW_CB, &pdev->dev);
 	if (err) {
@@ -60,9 +63,6 @@ static int bfa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 			err);
 		return err;
 	}
-	err = bfa_ioc_firmware_check(port);
-	if (err)
-		goto release_fw;
 	err = bfa_hw_irq_setup(port, msix);
 	if (err) {
 		dev_err(&pdev->dev, "no interrupt: %d\n", err);

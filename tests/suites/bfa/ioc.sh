@@ -7,6 +7,8 @@
 #   heartbeat-stall, ioc-fail
 #              the firmware stops or reports an error: both ports
 #              recover within 10 s
+#   link       the rings are set up and the port enabled: the link comes
+#              up at 8 Gbit/s, goes down with the cable and up again
 #   reload     10 times rmmod and modprobe, every time both ports up
 . /harness/suite/lib.sh
 
@@ -43,6 +45,22 @@ ours_log_clean() {
 	echo "ok: nothing reported"
 }
 
+# link_is FN up|down: the port's last link report since the mark
+link_is() {
+	local last
+	last=$(klog_since | grep -E "bfa $1: link (up|down)" | tail -n 1)
+	case $2 in
+	up) printf '%s' "$last" | grep -q "link up at 8 Gbit/s" ;;
+	down) printf '%s' "$last" | grep -q "link down" ;;
+	esac
+}
+
+both_links() {
+	poll 30 link_is $F0 "$1" || fail "port 0: link not $1 within 30 s"
+	poll 30 link_is $F1 "$1" || fail "port 1: link not $1 within 30 s"
+	echo "ok: both links $1"
+}
+
 # recovered FN: that port logged a recovery; prints its duration in ms
 recovered() {
 	klog_since | sed -n "s/.*bfa $1: IOC recovered in \([0-9]*\) ms.*/\1/p" | tail -n 1 | grep .
@@ -52,6 +70,7 @@ case $1 in
 up)
 	ours_load
 	both_operational
+	both_links up
 	expect_eq "interrupt mode of function 0" msix "$(cat /sys/bus/pci/devices/$F0/msi_irqs/* | sort -u)"
 	expect_eq "interrupt mode of function 1" msix "$(cat /sys/bus/pci/devices/$F1/msi_irqs/* | sort -u)"
 	ours_log_clean
@@ -59,6 +78,7 @@ up)
 intx)
 	ours_load msix=0
 	both_operational
+	both_links up
 	expect_eq "interrupt type" "IO-APIC" "$(irq_kinds | tr '\n' ' ' | sed 's/ $//')"
 	ours_log_clean
 	;;
@@ -91,12 +111,25 @@ heartbeat-stall | ioc-fail)
 		fi
 	done
 	echo "ok: one recovery each, IOC stays up"
+	both_links up
 	qom_set "$HBA" heartbeat-stall false
 	case $1 in
 	heartbeat-stall) what="firmware heartbeat stopped" ;;
 	ioc-fail) what="firmware error interrupt" ;;
 	esac
 	expect_match "what the driver saw" "$what" "$(klog_since)"
+	;;
+link)
+	ours_load
+	both_operational
+	both_links up
+	klog_mark
+	qom_set "$HBA" link-down true
+	both_links down
+	klog_mark
+	qom_set "$HBA" link-down false
+	both_links up
+	ours_log_clean
 	;;
 reload)
 	i=1
