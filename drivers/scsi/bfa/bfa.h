@@ -16,6 +16,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+struct fc_lport;
+
 #define BFA_NAME		"bfa"
 #define BFA_FW_CB		"cbfw-3.2.5.1.bin"
 
@@ -294,6 +296,9 @@ struct bfa_port {
 	u32 fcport_tag;
 	bool link_up;
 	unsigned int link_speed;
+
+	struct fc_lport *lport;		/* libfc's view of the port */
+	struct work_struct link_work;
 };
 
 /* bfa_hw.c: registers, semaphores, shared memory, interrupts, mailbox */
@@ -338,6 +343,13 @@ void bfa_queue_stop(struct bfa_port *port);
 void bfa_port_msg(struct bfa_port *port, const void *msg);
 int bfa_port_enable(struct bfa_port *port);
 void bfa_port_offline(struct bfa_port *port);
+
+/* bfa_fc.c: the port as a libfc local port */
+int bfa_fc_init(void);
+void bfa_fc_exit(void);
+int bfa_fc_attach(struct bfa_port *port);
+void bfa_fc_detach(struct bfa_port *port);
+void bfa_fc_link_changed(struct bfa_port *port);
 
 /* fwstate values (low 16 bits); bit 16 says the port's driver has joined */
 #define BFA_FWS_UNINIT		0

@@ -72,6 +72,9 @@ static int bfa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = bfa_ioc_start(port);
 	if (err)
 		goto stop;
+	err = bfa_fc_attach(port);
+	if (err)
+		goto stop;
 	return 0;
 
 stop:
@@ -87,6 +90,7 @@ static void bfa_remove(struct pci_dev *pdev)
 {
 	struct bfa_port *port = pci_get_drvdata(pdev);
 
+	bfa_fc_detach(port);
 	bfa_ioc_stop(port);
 	bfa_hw_irq_teardown(port);
 	/* an error interrupt may have queued a recovery meanwhile */
@@ -113,7 +117,25 @@ static struct pci_driver bfa_pci_driver = {
 	.probe = bfa_probe, .remove = bfa_remove, .shutdown = bfa_shutdown,
 };
 
-module_pci_driver(bfa_pci_driver);
+static int __init bfa_init(void)
+{
+	int err = bfa_fc_init();
+
+	if (err)
+		return err;
+	err = pci_register_driver(&bfa_pci_driver);
+	if (err)
+		bfa_fc_exit();
+	return err;
+}
+module_init(bfa_init);
+
+static void __exit bfa_exit(void)
+{
+	pci_unregister_driver(&bfa_pci_driver);
+	bfa_fc_exit();
+}
+module_exit(bfa_exit);
 MODULE_DEVICE_TABLE(pci, bfa_pci_ids);
 MODULE_DESCRIPTION("Brocade Fibre Channel HBA driver");
 MODULE_LICENSE("GPL");

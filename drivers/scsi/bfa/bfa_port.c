@@ -44,6 +44,7 @@ static void bfa_port_link(struct bfa_port *port, bool up, unsigned int speed)
 		dev_info(&port->pdev->dev, "link up at %u Gbit/s\n", speed);
 	else
 		dev_info(&port->pdev->dev, "link down\n");
+	bfa_fc_link_changed(port);
 }
 
 /* The IOC went down: so did the link, whatever the firmware said last. */

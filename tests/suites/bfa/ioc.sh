@@ -9,6 +9,8 @@
 #              recover within 10 s
 #   link       the rings are set up and the port enabled: the link comes
 #              up at 8 Gbit/s, goes down with the cable and up again
+#   fc-host    each port is an fc_host with the firmware's names, its
+#              speeds and frame size; Linkdown while the cable is out
 #   reload     10 times rmmod and modprobe, every time both ports up
 . /harness/suite/lib.sh
 
@@ -129,6 +131,35 @@ link)
 	klog_mark
 	qom_set "$HBA" link-down false
 	both_links up
+	ours_log_clean
+	;;
+fc-host)
+	ours_load
+	both_operational
+	both_links up
+	for w in $HBA_WWPN $HBA1_WWPN; do
+		h=$(fc_host $w) || fail "no fc_host with port_name $w"
+		echo "ok: $(basename "$h") has port_name $w"
+		expect_eq "$w node_name" "$HBA_WWNN" "$(cat "$h/node_name")"
+		expect_eq "$w port_type" "NPort (fabric via point-to-point)" "$(cat "$h/port_type")"
+		expect_eq "$w supported_speeds" "2 Gbit, 4 Gbit, 8 Gbit" "$(cat "$h/supported_speeds")"
+		expect_eq "$w speed" "8 Gbit" "$(cat "$h/speed")"
+		expect_eq "$w maxframe_size" "2112 bytes" "$(cat "$h/maxframe_size")"
+		expect_eq "$w supported_classes" "Class 3" "$(cat "$h/supported_classes")"
+	done
+	h=$(fc_host $HBA_WWPN)
+	klog_mark
+	qom_set "$HBA" link-down true
+	both_links down
+	state_is() { [ "$(cat "$h/port_state")" = "$1" ]; }
+	poll 10 state_is Linkdown || fail "port_state '$(cat "$h/port_state")' with the cable out, expected Linkdown"
+	echo "ok: Linkdown with the cable out"
+	klog_mark
+	qom_set "$HBA" link-down false
+	both_links up
+	poll 10 state_is Offline ||
+		fail "port_state '$(cat "$h/port_state")' with the link up and no fabric login yet, expected Offline"
+	echo "ok: Offline once the light is back (no fabric login yet)"
 	ours_log_clean
 	;;
 reload)

@@ -114,8 +114,8 @@ def cases():
                 Case(f"bfa/{drv}/intx", "intx.sh", timeout=180),
                 Case(f"bfa/{drv}/npiv", "npiv.sh", timeout=240),
                 Case(f"bfa/{drv}/reload", "reload.sh", timeout=600)]
-    # our driver, as far as it goes: the IOC of both ports, rings, link
+    # our driver so far: the IOC of both ports, rings, link, fc_host
     for mode in ("up", "intx", "params", "heartbeat-stall", "ioc-fail",
-                 "link", "reload"):
+                 "link", "fc-host", "reload"):
         out.append(Case(f"bfa/ours/ioc-{mode}", "ioc.sh", mode, timeout=240))
     return out
