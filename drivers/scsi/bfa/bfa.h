@@ -56,6 +56,12 @@ struct bfa_dma_addr {
 	__be32 hi;
 } __packed;
 
+static inline void bfa_dma_set(struct bfa_dma_addr *a, dma_addr_t dma)
+{
+	a->lo = cpu_to_be32(lower_32_bits(dma));
+	a->hi = cpu_to_be32(upper_32_bits(dma));
+}
+
 struct bfa_ioc_ctl_req {
 	struct bfa_msg_hdr hdr;
 	__be16 pci_class;
@@ -108,9 +114,8 @@ struct bfa_ioc_attr {
 	u8 uuid[16];
 } __packed;
 
-/* props: speed in Gbit/s, ports, adapter type */
+/* props: speed in Gbit/s in the low byte */
 #define BFA_PROP_SPEED		GENMASK(7, 0)
-#define BFA_PROP_PORTS		GENMASK(15, 8)
 
 /* ---- the queues: configuration the host gives, the answer it gets ---- */
 
@@ -274,7 +279,6 @@ struct bfa_port {
 	struct delayed_work hb_work;
 	struct work_struct recover_work;
 	unsigned long recover_hard;	/* bit 0: the firmware itself failed */
-	unsigned int recoveries;
 
 	struct bfa_ioc_attr *attr;	/* DMA buffer GETATTR fills */
 	dma_addr_t attr_dma;
@@ -313,6 +317,7 @@ u32 bfa_hw_heartbeat(struct bfa_port *port);
 /* booting: chip, then shared memory, then the processor */
 void bfa_hw_chip_init(struct bfa_port *port);
 void bfa_hw_smem_write(struct bfa_port *port, u32 addr, u32 val);
+void bfa_hw_smem_load(struct bfa_port *port, const u8 *data, size_t len);
 u32 bfa_hw_smem_read(struct bfa_port *port, u32 addr);
 void bfa_hw_lpu_run(struct bfa_port *port, bool run);
 void bfa_hw_notify_fail(struct bfa_port *port);

@@ -183,6 +183,20 @@ void bfa_hw_smem_write(struct bfa_port *port, u32 addr, u32 val)
 	wr(port, SMEM_WINDOW + addr % SMEM_WINDOW_SIZE, val);
 }
 
+/* A firmware image into shared memory from 0, one window page at a time. */
+void bfa_hw_smem_load(struct bfa_port *port, const u8 *data, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += 4) {
+		if (i % SMEM_WINDOW_SIZE == 0)
+			wr(port, REG_PAGE(port->fn),
+			   SMEM_FIRST_PAGE + i / SMEM_WINDOW_SIZE);
+		wr(port, SMEM_WINDOW + i % SMEM_WINDOW_SIZE,
+		   get_unaligned_be32(data + i));
+	}
+}
+
 u32 bfa_hw_smem_read(struct bfa_port *port, u32 addr)
 {
 	wr(port, REG_PAGE(port->fn), SMEM_FIRST_PAGE + addr / SMEM_WINDOW_SIZE);

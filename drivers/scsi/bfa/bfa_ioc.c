@@ -77,8 +77,6 @@ static bool bfa_ioc_smem_is_ours(struct bfa_port *port)
 
 static int bfa_ioc_boot(struct bfa_port *port)
 {
-	const u8 *data = port->fw->data;
-	unsigned int i;
 	u32 state;
 	int err;
 
@@ -86,8 +84,7 @@ static int bfa_ioc_boot(struct bfa_port *port)
 	bfa_hw_set_fwstate(port, 0, BFA_FWS_INITING);
 	bfa_hw_set_fwstate(port, 1, BFA_FWS_INITING);
 	bfa_hw_mbox_flush(port);
-	for (i = 0; i < port->fw->size; i += 4)
-		bfa_hw_smem_write(port, i, get_unaligned_be32(data + i));
+	bfa_hw_smem_load(port, port->fw->data, port->fw->size);
 	bfa_hw_smem_write(port, SMEM_DEVMODE, DEVMODE_CB_FC);
 	bfa_hw_smem_write(port, SMEM_BOOT_TYPE, 0);
 	bfa_hw_smem_write(port, SMEM_BOOT_ENV, 0);
@@ -127,12 +124,11 @@ static int bfa_ioc_getattr(struct bfa_port *port)
 	struct bfa_ioc_getattr_req req = {
 		.hdr = { .class = BFA_MC_IOC, .id = BFA_IOC_GETATTR,
 			 .dest = port->fn },
-		.addr = { cpu_to_be32(lower_32_bits(port->attr_dma)),
-			  cpu_to_be32(upper_32_bits(port->attr_dma)) },
 	};
 	const struct bfa_ioc_attr *a = port->attr;
 	int err;
 
+	bfa_dma_set(&req.addr, port->attr_dma);
 	memset(port->attr, 0, sizeof(*port->attr));
 	err = bfa_hw_mbox_call(port, &req, sizeof(req),
 			       BFA_REPLY(BFA_IOC_GETATTR), REPLY_TIMEOUT_MS);
@@ -172,10 +168,12 @@ static int bfa_ioc_up(struct bfa_port *port, bool reboot)
 	}
 	state = bfa_hw_fwstate(port, 0) & BFA_FWS_STATE;
 	other = bfa_hw_fwstate(port, 1);
-	if (state == BFA_FWS_DISABLED && bfa_ioc_smem_is_ours(port)) {
-		/* ready for us: left by the other port, or by our last unload */
-		bfa_hw_mbox_flush(port);
-	} else if (state == BFA_FWS_OP && !reboot && bfa_ioc_smem_is_ours(port)) {
+	/*
+	 * Ready for us (left so by the other port or by our last unload), or
+	 * running and not failed: no boot needed.
+	 */
+	if ((state == BFA_FWS_DISABLED ||
+	     (state == BFA_FWS_OP && !reboot)) && bfa_ioc_smem_is_ours(port)) {
 		bfa_hw_mbox_flush(port);
 	} else {
 		err = bfa_ioc_boot(port);
@@ -269,20 +267,15 @@ void bfa_ioc_stop(struct bfa_port *port)
 }
 
 /*
- * The firmware failed (error interrupt, from any context), or the other
- * port's driver says it rebooted the firmware (a notice).
+ * From any context: the firmware failed (@hard: error interrupt, stopped
+ * heartbeat), or the other port's driver says it rebooted the firmware.
  */
-static void bfa_ioc_schedule_recovery(struct bfa_port *port, bool hard)
+void bfa_ioc_failed(struct bfa_port *port, bool hard)
 {
 	if (hard)
 		set_bit(0, &port->recover_hard);
 	if (!READ_ONCE(port->removing))
 		schedule_work(&port->recover_work);
-}
-
-void bfa_ioc_failed(struct bfa_port *port, bool hard)
-{
-	bfa_ioc_schedule_recovery(port, hard);
 }
 
 static void bfa_ioc_recover(struct work_struct *work)
@@ -312,7 +305,6 @@ static void bfa_ioc_recover(struct work_struct *work)
 		goto out;
 	}
 	port->operational = true;
-	port->recoveries++;
 	/* a full period from the new baseline, not what was pending */
 	port->heartbeat = bfa_hw_heartbeat(port);
 	mod_delayed_work(system_wq, &port->hb_work,
@@ -340,7 +332,7 @@ static void bfa_ioc_heartbeat(struct work_struct *work)
 	hb = bfa_hw_heartbeat(port);
 	if (hb == port->heartbeat) {
 		dev_err(&port->pdev->dev, "firmware heartbeat stopped\n");
-		bfa_ioc_schedule_recovery(port, true);
+		bfa_ioc_failed(port, true);
 		return;
 	}
 	port->heartbeat = hb;

@@ -24,13 +24,11 @@ int bfa_port_enable(struct bfa_port *port)
 		.cfg = bfa_port_cfg_default,
 		.tag = ++port->fcport_tag,
 	};
-	dma_addr_t stats = port->shared_dma +
-			   offsetof(struct bfa_shared, port_stats);
 
 	req.cfg.max_frame = cpu_to_be16(port->max_frame);
 	req.cfg.rx_bb_credit = port->rx_bb_credit;
-	req.stats.lo = cpu_to_be32(lower_32_bits(stats));
-	req.stats.hi = cpu_to_be32(upper_32_bits(stats));
+	bfa_dma_set(&req.stats, port->shared_dma +
+		    offsetof(struct bfa_shared, port_stats));
 	return bfa_queue_send(port, 0, &req, sizeof(req));
 }
 

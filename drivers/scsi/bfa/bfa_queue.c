@@ -17,12 +17,6 @@
 
 #define CFG_TIMEOUT_MS		3000
 
-static void bfa_dma_set(struct bfa_dma_addr *a, dma_addr_t dma)
-{
-	a->lo = cpu_to_be32(lower_32_bits(dma));
-	a->hi = cpu_to_be32(upper_32_bits(dma));
-}
-
 int bfa_queue_alloc(struct bfa_port *port)
 {
 	struct device *dev = &port->pdev->dev;
