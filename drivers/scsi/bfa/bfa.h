@@ -13,9 +13,12 @@
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/skbuff.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <scsi/fc/fc_fs.h>
 
+struct fc_frame;
 struct fc_lport;
 
 #define BFA_NAME		"bfa"
@@ -41,6 +44,16 @@ enum bfa_msg_class {
 	BFA_MC_IOC = 1,
 	BFA_MC_FCPORT = 5,
 	BFA_MC_IOCFC = 6,
+	BFA_MC_UF = 8,
+	BFA_MC_FCXP = 9,
+	BFA_MC_LPS = 10,
+};
+
+/* a service's completion status; 0 is success */
+enum bfa_status {
+	BFA_ST_OK = 0,
+	BFA_ST_ETIMER = 5,
+	BFA_ST_FABRIC_RJT = 29,
 };
 
 enum bfa_ioc_msg {
@@ -256,6 +269,138 @@ struct bfa_fcport_event {
 #define BFA_TOPO_P2P		5
 #define BFA_SPEED_AUTO		0x0f
 
+/* ---- fabric login, exchanges and received frames ---------------------- */
+
+enum bfa_lps_msg {
+	BFA_LPS_LOGIN = 1,
+	BFA_LPS_LOGOUT = 2,
+	BFA_LPS_N2N_PID = 3,
+};
+
+struct bfa_login_req {
+	struct bfa_msg_hdr hdr;
+	u8 tag;			/* ours, echoed */
+	u8 alpa;
+	__be16 pdu_size;
+	__be64 pwwn;
+	__be64 nwwn;
+	u8 fdisc;
+	u8 auth;
+	u8 rsvd[6];
+} __packed;
+
+struct bfa_login_rsp {
+	struct bfa_msg_hdr hdr;
+	u8 fw_tag;		/* the firmware's handle of the login */
+	u8 status;
+	u8 rjt_reason;
+	u8 rjt_explan;
+	__be64 port_name;	/* of the F_Port, or the point-to-point peer */
+	__be64 node_name;	/* fabric name, or the peer's node name */
+	__be16 bb_credit;
+	u8 f_port;
+	u8 npiv;
+	u8 pid[3];
+	u8 rsvd0[13];
+	u8 ext_status;
+	u8 brcd_switch;
+	u8 tag;
+	u8 rsvd1;
+} __packed;
+
+/* logout of a virtual port; the N_Port ID we took point to point */
+struct bfa_lps_tag_req {
+	struct bfa_msg_hdr hdr;
+	u8 fw_tag;
+	u8 pid[3];
+	__be64 pwwn;
+} __packed;
+
+#define BFA_FCXP_SEND		1
+#define BFA_UF_POST		1
+#define BFA_UF_RECEIVED		0x81
+
+struct bfa_fcxp_req {
+	struct bfa_msg_hdr hdr;
+	__be16 tag;
+	__be16 max_frame;
+	__be16 vf_id;
+	__le16 rport;		/* the firmware's remote port, 0 for none */
+	u8 class;
+	u8 rsp_tmo;		/* seconds; 0: a reply, nothing comes back */
+	u8 cts;
+	u8 lp_tag;		/* the login it is sent under */
+	struct fc_frame_header fh;
+	__be32 req_len;
+	__be32 rsp_max;
+	struct bfa_dma_addr req_addr;
+	__be32 req_buf_len;
+	struct bfa_dma_addr rsp_addr;
+	__be32 rsp_buf_len;
+} __packed;
+
+struct bfa_fcxp_rsp {
+	struct bfa_msg_hdr hdr;
+	__be16 tag;
+	u8 status;
+	u8 rsvd;
+	__be32 rsp_len;
+	__be32 residue;
+	struct fc_frame_header fh;
+} __packed;
+
+struct bfa_uf_post {
+	struct bfa_msg_hdr hdr;
+	__le16 tag;
+	__be16 buf_len;
+	struct bfa_dma_addr addr;
+	__be32 len;
+} __packed;
+
+struct bfa_uf_rcvd {
+	struct bfa_msg_hdr hdr;
+	__le16 tag;
+	u16 rsvd;
+	__be16 frm_len;
+	__be16 xfr_len;		/* header and payload in the buffer */
+} __packed;
+
+#define BFA_FCXP_N		32	/* exchanges in flight */
+#define BFA_FCXP_RSP_MAX	4096	/* a name server answer fits */
+#define BFA_UF_N		64	/* receive buffers */
+#define BFA_LOGINS		16	/* the port's login and its vports' */
+
+struct bfa_fcxp_buf {
+	u8 req[FC_MAX_PAYLOAD];
+	u8 rsp[BFA_FCXP_RSP_MAX];
+};
+
+struct bfa_uf_buf {
+	u8 frame[FC_MAX_FRAME];
+};
+
+/* what an exchange in flight needs for the answer to find libfc's */
+struct bfa_fcxp {
+	struct fc_lport *lport;
+	u32 sid, did;
+	u16 ox_id;
+	u8 type;
+	bool busy;
+	bool want_rsp;
+	bool orphan;		/* libfc gave up on it: drop what comes */
+};
+
+/* a libfc local port: the physical port's, or a vport's */
+struct bfa_lp {
+	struct bfa_port *port;
+	struct fc_lport *lport;
+	u8 tag;			/* ours: 0 for the physical port */
+	u8 fw_tag;
+	bool login_pending;
+	u16 login_oxid;		/* of the FLOGI/FDISC libfc waits on */
+	unsigned long login_sent;
+};
+
 /* ---- one port (PCI function) ------------------------------------------ */
 
 struct bfa_port {
@@ -303,6 +448,21 @@ struct bfa_port {
 
 	struct fc_lport *lport;		/* libfc's view of the port */
 	struct work_struct link_work;
+
+	/* ELS and CT: logins, exchanges, received frames */
+	spinlock_t els_lock;
+	struct bfa_lp *logins[BFA_LOGINS];
+	struct bfa_fcxp fcxp[BFA_FCXP_N];
+	unsigned int n_fcxp;		/* as many as the firmware takes */
+	struct bfa_fcxp_buf *fcxp_buf;
+	dma_addr_t fcxp_dma;
+	struct sk_buff_head fcxp_wait;	/* frames waiting for an exchange */
+	struct bfa_uf_buf *uf_buf;
+	dma_addr_t uf_dma;
+	unsigned int n_uf;
+	DECLARE_BITMAP(uf_posted, BFA_UF_N);
+	struct sk_buff_head rx_q;	/* frames for libfc */
+	struct work_struct rx_work;
 };
 
 /* bfa_hw.c: registers, semaphores, shared memory, interrupts, mailbox */
@@ -345,9 +505,23 @@ void bfa_queue_poll(struct bfa_port *port);
 void bfa_queue_stop(struct bfa_port *port);
 
 /* bfa_port.c: the FC port */
-void bfa_port_msg(struct bfa_port *port, const void *msg);
 int bfa_port_enable(struct bfa_port *port);
+void bfa_port_msg(struct bfa_port *port, const void *msg);
 void bfa_port_offline(struct bfa_port *port);
+
+/*
+ * bfa_els.c: logins, ELS/CT exchanges and received frames for libfc:
+ * libfc's template hooks; buffers at probe; the firmware's limits and
+ * posted buffers with each ring configuration (@up), forgotten when the
+ * IOC goes down; answers from interrupt context.
+ */
+int bfa_els_frame_send(struct fc_lport *lport, struct fc_frame *fp);
+int bfa_els_alloc(struct bfa_port *port);
+void bfa_els_exch_reset(struct fc_lport *lport, u32 sid, u32 did);
+void bfa_els_rings(struct bfa_port *port, bool up);
+void bfa_els_msg(struct bfa_port *port, const void *msg);
+void bfa_els_forget(struct bfa_port *port, struct fc_lport *lport);
+void bfa_els_kick(struct bfa_port *port);
 
 /* bfa_fc.c: the port as a libfc local port */
 int bfa_fc_init(void);

@@ -5,9 +5,8 @@
  * Each port is a libfc local port on a Scsi_Host of its own, with the
  * names the firmware reported.  libfc keeps the fc_host attributes and
  * the link state; link changes from the firmware reach it from process
- * context.  Fabric login and remote ports come through the firmware's
- * login and exchange services (next steps); until then no remote port
- * exists, so no command can reach a target.
+ * context.  Fabric login, the name server, discovery and the logins to
+ * the remote ports are libfc's, carried by the firmware (bfa_els.c).
  */
 #include <scsi/libfc.h>
 #include <scsi/scsi_cmnd.h>
@@ -67,13 +66,6 @@ static void bfa_fc_no_fcp(struct fc_lport *lport)
 {
 }
 
-/* No frame leaves before the firmware's exchange service is wired up. */
-static int bfa_fc_frame_send(struct fc_lport *lport, struct fc_frame *fp)
-{
-	fc_frame_free(fp);
-	return -ENOLINK;
-}
-
 static u32 bfa_fc_speed(unsigned int gbit)
 {
 	switch (gbit) {
@@ -122,14 +114,17 @@ int bfa_fc_attach(struct bfa_port *port)
 {
 	struct Scsi_Host *shost;
 	struct fc_lport *lport;
+	struct bfa_lp *lp;
 	unsigned int s;
 	int err;
 
-	lport = libfc_host_alloc(&bfa_fc_sht, sizeof(port));
+	lport = libfc_host_alloc(&bfa_fc_sht, sizeof(*lp));
 	if (!lport)
 		return -ENOMEM;
 	shost = lport->host;
-	*(struct bfa_port **)lport_priv(lport) = port;
+	lp = lport_priv(lport);
+	lp->port = port;
+	lp->lport = lport;
 	shost->transportt = bfa_fc_transport;
 	shost->max_channel = 0;
 	shost->max_cmd_len = 16;
@@ -138,7 +133,8 @@ int bfa_fc_attach(struct bfa_port *port)
 	lport->max_retry_count = 3;
 	lport->max_rport_retry_count = 3;
 	lport->service_params = FCP_SPPF_INIT_FCN | FCP_SPPF_RD_XRDY_DIS;
-	lport->tt.frame_send = bfa_fc_frame_send;
+	lport->tt.frame_send = bfa_els_frame_send;
+	lport->tt.exch_mgr_reset = bfa_els_exch_reset;
 	lport->tt.fcp_cleanup = bfa_fc_no_fcp;
 	lport->tt.fcp_abort_io = bfa_fc_no_fcp;
 	/* an FC port also runs at the two speeds before its own */
@@ -171,8 +167,15 @@ int bfa_fc_attach(struct bfa_port *port)
 		goto release;
 	fc_lport_init(lport);
 	fc_host_supported_speeds(shost) = lport->link_supported_speeds;
+	snprintf(fc_host_symbolic_name(shost), FC_SYMBOLIC_NAME_SIZE,
+		 "Brocade-%u FW:%s DVR:%s", port->card_type,
+		 port->fw_version, BFA_NAME);
 	INIT_WORK(&port->link_work, bfa_fc_link_work);
+	spin_lock_irq(&port->els_lock);
+	port->logins[0] = lp;
 	port->lport = lport;
+	spin_unlock_irq(&port->els_lock);
+	fc_fabric_login(lport);
 	if (READ_ONCE(port->link_up))
 		bfa_fc_link_changed(port);
 	return 0;
@@ -190,11 +193,14 @@ void bfa_fc_detach(struct bfa_port *port)
 	if (!lport)
 		return;
 	shost = lport->host;
+	spin_lock_irq(&port->els_lock);
 	port->lport = NULL;
+	spin_unlock_irq(&port->els_lock);
 	cancel_work_sync(&port->link_work);
 	/* libfc stops first, then the host goes, then libfc's memory */
 	fc_fabric_logoff(lport);
 	fc_lport_destroy(lport);
+	bfa_els_forget(port, lport);
 	fc_remove_host(shost);
 	scsi_remove_host(shost);
 	bfa_fc_release(lport);

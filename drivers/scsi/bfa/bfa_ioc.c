@@ -194,6 +194,8 @@ static int bfa_ioc_up(struct bfa_port *port, bool reboot)
 		err = bfa_queue_configure(port);
 	if (!err)
 		err = bfa_port_enable(port);
+	if (!err)
+		bfa_els_rings(port, true);
 	if (err) {
 		bfa_queue_stop(port);
 		bfa_hw_irq_on(port, false);

@@ -118,6 +118,7 @@ void bfa_queue_stop(struct bfa_port *port)
 	spin_lock_irq(&port->rsp_lock);
 	port->configured = false;
 	spin_unlock_irq(&port->rsp_lock);
+	bfa_els_rings(port, false);
 }
 
 /*
@@ -173,6 +174,11 @@ static void bfa_queue_dispatch(struct bfa_port *port, unsigned int q,
 	case BFA_MC_FCPORT:
 		bfa_port_msg(port, elem);
 		break;
+	case BFA_MC_UF:
+	case BFA_MC_FCXP:
+	case BFA_MC_LPS:
+		bfa_els_msg(port, elem);
+		break;
 	default:
 		dev_warn_ratelimited(&port->pdev->dev,
 				     "unexpected firmware message %u/%u on queue %u\n",
@@ -208,4 +214,7 @@ void bfa_queue_poll(struct bfa_port *port)
 			writel(r->index, r->reg);
 	}
 	spin_unlock(&port->rsp_lock);
+	/* frames that found the request ring full */
+	if (!skb_queue_empty_lockless(&port->fcxp_wait))
+		bfa_els_kick(port);
 }

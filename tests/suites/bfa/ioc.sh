@@ -11,6 +11,9 @@
 #              up at 8 Gbit/s, goes down with the cable and up again
 #   fc-host    each port is an fc_host with the firmware's names, its
 #              speeds and frame size; Linkdown while the cable is out
+#   fabric     both ports log in to the fabric through the firmware
+#              (libfc's FLOGI, name server, discovery, target logins):
+#              their port IDs and fabric name, both targets Online
 #   reload     10 times rmmod and modprobe, every time both ports up
 . /harness/suite/lib.sh
 
@@ -157,9 +160,29 @@ fc-host)
 	klog_mark
 	qom_set "$HBA" link-down false
 	both_links up
-	poll 10 state_is Offline ||
-		fail "port_state '$(cat "$h/port_state")' with the link up and no fabric login yet, expected Offline"
-	echo "ok: Offline once the light is back (no fabric login yet)"
+	poll 30 state_is Online ||
+		fail "port_state '$(cat "$h/port_state")' 30 s after the light came back, expected Online"
+	echo "ok: Online again once the light is back"
+	ours_log_clean
+	;;
+fabric)
+	ours_load
+	both_operational
+	for x in "$HBA_WWPN 0x010100" "$HBA1_WWPN 0x010200"; do
+		hw=${x% *} hid=${x#* }
+		poll 30 fc_host_online "$hw" || fail "$hw not Online within 30 s"
+		h=$(fc_host "$hw")
+		expect_eq "$hw port_id" "$hid" "$(cat "$h/port_id")"
+		expect_eq "$hw fabric_name" "$FABRIC_NAME" "$(cat "$h/fabric_name")"
+		for t in "$TGT0_WWPN 0x011000" "$TGT1_WWPN 0x011100"; do
+			tw=${t% *} tid=${t#* }
+			poll 30 rport_state_is "$tw" Online "$hw" ||
+				fail "target $tw not Online behind $hw within 30 s"
+			r=$(rport_of "$tw" "$hw")
+			expect_eq "$tw port_id behind $hw" "$tid" "$(cat "$r/port_id")"
+			expect_match "$tw roles behind $hw" "FCP Target" "$(cat "$r/roles")"
+		done
+	done
 	ours_log_clean
 	;;
 reload)

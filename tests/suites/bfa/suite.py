@@ -116,6 +116,6 @@ def cases():
                 Case(f"bfa/{drv}/reload", "reload.sh", timeout=600)]
     # our driver so far: the IOC of both ports, rings, link, fc_host
     for mode in ("up", "intx", "params", "heartbeat-stall", "ioc-fail",
-                 "link", "fc-host", "reload"):
+                 "link", "fc-host", "fabric", "reload"):
         out.append(Case(f"bfa/ours/ioc-{mode}", "ioc.sh", mode, timeout=240))
     return out
