@@ -7,6 +7,7 @@ A suite is a directory tests/suites/<name>/ with a suite.py that sets
     MODULES     Debian modules the guest needs (their dependencies follow)
     TOOLS       host programs copied into the guest with their libraries
     QEMU_ARGS   extra emulator arguments, or a function ctx -> list
+    APPEND      extra guest kernel command line words
     GUEST_FILES files for the initramfs: a function ctx -> [(src, dest)]
     HOST_CHECKS {name: function(ctx, *args) -> None or a problem}: checks
                 a guest case asks the host to make (``@@host name args``)
@@ -53,6 +54,7 @@ class Suite:
         self.modules = list(getattr(module, "MODULES", []))
         self.tools = list(getattr(module, "TOOLS", []))
         self.qemu_args = getattr(module, "QEMU_ARGS", [])
+        self.append = list(getattr(module, "APPEND", []))
         self.guest_files = getattr(module, "GUEST_FILES", None)
         self.host_checks = dict(getattr(module, "HOST_CHECKS", {}))
         self.memory = int(getattr(module, "MEMORY", 1024))

@@ -79,7 +79,7 @@ def qemu_command(suite, ctx, initrd, bootdir):
     cmdline = " ".join([
         "console=ttyS0,115200", "loglevel=7", "log_buf_len=16M",
         "panic=-1", "mitigations=off", "printk.time=1",
-    ] + ctx.append)
+    ] + ctx.append + suite.append)
     return [ctx.qemu, "-nodefaults", "-no-reboot", "-display", "none",
             "-machine", f"pc,accel={ctx.accel}", "-cpu", ctx.cpu,
             "-smp", str(suite.smp), "-m", str(suite.memory),

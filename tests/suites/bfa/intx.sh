@@ -7,7 +7,7 @@
 if lsmod | grep -q '^bfa '; then
 	rmmod bfa || fail "rmmod bfa failed"
 fi
-BFA_PARAMS=msix_disable_cb=1 bfa_up
+BFA_PARAMS=$PARAM_INTX bfa_up
 expect_eq "interrupt type" "IO-APIC" "$(irq_kinds | tr '\n' ' ' | sed 's/ $//')"
 round_trip "$(disk_of 1 0)" 4 INTx lun-1-0.img
 rmmod bfa || fail "rmmod bfa failed"

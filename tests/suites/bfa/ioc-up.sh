@@ -9,8 +9,8 @@ klog_mark
 bfa_up
 log=$(klog_since)
 echo "$log"
-expect_match "driver log" "IOC enabled" "$log"
-expect_match "driver log" "Base port online: WWN = 10:00:00:05:33:0a:0b:00" "$log"
+expect_match "driver log" "$LOG_IOC_UP" "$log"
+expect_match "driver log" "$LOG_PORT_ONLINE" "$log"
 bfa_log_clean
 h=$(fc_host)
 expect_eq "port_name" "$HBA_WWPN" "$(cat "$h/port_name")"

@@ -46,14 +46,23 @@ rport_state_is() {
 	[ "$(cat "$r/port_state")" = "$2" ]
 }
 
-# disk_of T L [HOST_WWPN]: the sd block device of target T, LUN L behind
-# port 0 (or the port named HOST_WWPN)
-disk_of() {
+# disk_at ID L [HOST_WWPN]: the sd block device at SCSI target id ID, LUN
+# L, behind port 0 (or the port named HOST_WWPN)
+disk_at() {
 	local d
 	for d in /sys/class/scsi_disk/"$(host_no "$3")":0:"$1":"$2"/device/block/*; do
 		[ -e "$d" ] && basename "$d" && return 0
 	done
 	return 1
+}
+
+# disk_of T L [HOST_WWPN]: the disk of the model's target T (the remote
+# port TGT<T>_WWPN), LUN L; the SCSI target id is the transport's choice
+disk_of() {
+	local w r
+	eval "w=\$TGT$1_WWPN"
+	r=$(rport_of "$w" "$3") || return 1
+	disk_at "$(cat "$r/scsi_target_id")" "$2" "$3"
 }
 
 all_disks_up() {
@@ -69,6 +78,25 @@ all_disks_up() {
 BFA_DRIVER=${HARNESS_CASE#bfa/}
 BFA_DRIVER=${BFA_DRIVER%%/*}
 BFA_DEBIAN_KO=/lib/modules/$(uname -r)/kernel/drivers/scsi/bfa/bfa.ko
+
+# how each driver words, in the kernel log, the events the cases wait for:
+# the IOC up, port 0 logged in to the fabric, a port gone offline, port 0
+# losing its fabric login (LIP), the firmware found failed
+if [ "$BFA_DRIVER" = mainline ]; then
+	LOG_IOC_UP="IOC enabled"
+	LOG_PORT_ONLINE="Base port online: WWN = 10:00:00:05:33:0a:0b:00"
+	LOG_PORT_OFFLINE="port (offline|taken offline)"
+	LOG_LIP="Base port (offline|\(WWN = [0-9a-f:]+\) lost fabric connectivity)"
+	LOG_IOC_FAILED="Heart Beat of IOC has failed"
+	PARAM_INTX=msix_disable_cb=1	# the parameter that keeps to INTx
+else
+	LOG_IOC_UP="IOC operational"
+	LOG_PORT_ONLINE="bfa 0000:00:04.0: fabric login: N_Port ID 010100"
+	LOG_PORT_OFFLINE="link down"
+	LOG_LIP="bfa 0000:00:04.0: fabric login: N_Port ID"
+	LOG_IOC_FAILED="firmware (heartbeat stopped|error interrupt)"
+	PARAM_INTX=msix=0
+fi
 
 # bfa_load [PARAM=VALUE...]: load the case's driver
 bfa_load() {
@@ -114,6 +142,19 @@ bfa_up() {
 	poll 60 rport_state_is "$TGT1_WWPN" Online ||
 		fail "target 1 ($TGT1_WWPN) not Online within 60 s"
 	poll 60 all_disks_up || fail "not every LUN has a disk within 60 s"
+}
+
+# bfa_reloads N: N times rmmod and bfa_up, nothing logged at error level
+bfa_reloads() {
+	local i=1
+	while [ $i -le "$1" ]; do
+		klog_mark
+		rmmod bfa || fail "rmmod bfa failed (round $i)"
+		[ -z "$(ls /sys/class/fc_host)" ] || fail "fc_host left behind after rmmod (round $i)"
+		bfa_up
+		bfa_log_clean
+		i=$((i + 1))
+	done
 }
 
 fc_host_online() {

@@ -26,7 +26,7 @@ qom_set "$HBA" link-down true
 poll 30 rport_state_is "$TGT0_WWPN" Blocked ||
 	fail "target 0 not Blocked within 30 s of the link going down"
 echo "ok: target 0 Blocked"
-expect_match "driver log" "port (offline|taken offline)" "$(klog_since)"
+expect_match "driver log" "$LOG_PORT_OFFLINE" "$(klog_since)"
 qom_set "$HBA" link-down false
 poll 30 rport_state_is "$TGT0_WWPN" Online ||
 	fail "target 0 not Online within 30 s of the link coming back"

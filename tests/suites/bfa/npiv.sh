@@ -22,9 +22,10 @@ v=$(vhost)
 echo "ok: vport $(basename "$v") Online"
 expect_eq "vport port_id" 0x010101 "$(cat "$v/port_id")"
 vno=$(basename "$v" | sed 's/^host//')
-vrports() { ls -d /sys/class/fc_remote_ports/rport-"$vno":* 2>/dev/null | wc -l; }
+# the FCP targets among its remote ports (the name server may be one more)
+vrports() { cat /sys/class/fc_remote_ports/rport-"$vno":*/roles 2>/dev/null | grep -c "FCP Target"; }
 two() { [ "$(vrports)" -eq 2 ]; }
-poll 60 two || fail "the vport sees $(vrports) remote ports, expected 2"
+poll 60 two || fail "the vport sees $(vrports) FCP targets, expected 2"
 echo "ok: the vport sees both targets"
 echo 100000053300aa01:200000053300aa01 >"$h/vport_delete" ||
 	fail "vport_delete refused"

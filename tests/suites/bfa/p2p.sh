@@ -26,9 +26,9 @@ case $(cat "$r/port_id") in
 esac
 expect_match "peer roles" "FCP Target" "$(cat "$r/roles")"
 tid=$(cat "$r/scsi_target_id")
-peer_disk() { disk_of "$tid" 0 >/dev/null; }
+peer_disk() { disk_at "$tid" 0 >/dev/null; }
 poll 60 peer_disk || fail "no disk behind the peer within 60 s"
-round_trip "$(disk_of "$tid" 0)" 1 "point to point" lun-0-0.img
+round_trip "$(disk_at "$tid" 0)" 1 "point to point" lun-0-0.img
 
 qom_set "$HBA" p2p false
 poll 60 rport_state_is "$TGT0_WWPN" Online || fail "target 0 not back on the switch"

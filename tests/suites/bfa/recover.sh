@@ -26,7 +26,7 @@ klog_mark
 reader &
 pid=$!
 qom_set "$HBA" "$1" true
-hb_failed() { klog_since | grep -q "Heart Beat of IOC has failed"; }
+hb_failed() { klog_since | grep -qE "$LOG_IOC_FAILED"; }
 poll 30 hb_failed || fail "the driver did not notice $1 within 30 s"
 echo "ok: driver saw the firmware fail ($1)"
 poll 60 rport_state_is "$TGT0_WWPN" Online ||

@@ -12,8 +12,10 @@ for x in "$TGT0_WWPN 0x011000" "$TGT1_WWPN 0x011100"; do
 	expect_eq "$1 port_id" "$2" "$(cat "$r/port_id")"
 	expect_match "$1 roles" "FCP Target" "$(cat "$r/roles")"
 done
-n=$(ls -d /sys/class/fc_remote_ports/rport-"$(host_no)":* | wc -l)
-expect_eq "remote ports" 2 "$n"
+# the FCP targets among the remote ports (a driver may also list the
+# fabric's well-known ports it logged in to, the name server)
+n=$(cat /sys/class/fc_remote_ports/rport-"$(host_no)":*/roles | grep -c "FCP Target")
+expect_eq "remote ports that are FCP targets" 2 "$n"
 for x in $LUNS; do
 	t=${x%%:*}; rest=${x#*:}; l=${rest%%:*}; mib=${rest#*:}
 	d=$(disk_of "$t" "$l") || fail "no disk for target $t LUN $l"

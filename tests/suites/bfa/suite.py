@@ -18,6 +18,8 @@ import subprocess
 from cases import Case
 
 WHERE = "guest"
+# every slab cache on its own, so that a leak shows in its own counts
+APPEND = ["slab_nomerge"]
 MODULES = ["bfa", "sd_mod", "sg"]
 TOOLS = ["lsscsi", "sg_inq", "dd", "cmp", "od", "sha256sum", "stat",
          "sg_reset"]
