@@ -16,7 +16,10 @@
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <scsi/fc/fc_fcp.h>
 #include <scsi/fc/fc_fs.h>
+#include <scsi/libfc.h>
+#include <scsi/scsi_cmnd.h>
 
 struct fc_frame;
 struct fc_lport;
@@ -47,6 +50,14 @@ enum bfa_msg_class {
 	BFA_MC_UF = 8,
 	BFA_MC_FCXP = 9,
 	BFA_MC_LPS = 10,
+	BFA_MC_RPORT = 11,
+	BFA_MC_ITN = 12,
+	BFA_MC_IO_READ = 13,	/* an I/O request's class is its direction */
+	BFA_MC_IO_WRITE = 14,
+	BFA_MC_IO_NODATA = 15,
+	BFA_MC_IO = 16,		/* aborts, cleanups and full completions */
+	BFA_MC_IO_GOOD = 17,
+	BFA_MC_TM = 18,
 };
 
 /* a service's completion status; 0 is success */
@@ -399,6 +410,180 @@ struct bfa_lp {
 	bool login_pending;
 	u16 login_oxid;		/* of the FLOGI/FDISC libfc waits on */
 	unsigned long login_sent;
+	u16 io_base, n_io;	/* its share of the I/O tags */
+};
+
+/* ---- remote ports, I-T nexus, I/O and task management ------------------ */
+
+#define BFA_CREATE		1	/* rport, nexus: create, delete */
+#define BFA_DELETE		2
+#define BFA_IO_ABORT		1
+#define BFA_IO_CLEANUP		2
+#define BFA_TM_REQ		1
+
+struct bfa_rport_req {
+	struct bfa_msg_hdr hdr;
+	__le16 handle;		/* create: ours; delete: the firmware's */
+	__be16 max_frame;
+	u8 pid[3];
+	u8 lp_tag;
+	u8 local_pid[3];
+	u8 cisc;
+	u8 class;
+	u8 vf_en;
+	__le16 vf_id;
+} __packed;
+
+struct bfa_rport_rsp {
+	struct bfa_msg_hdr hdr;
+	u8 status;		/* create */
+	u8 rsvd0[3];
+	__le16 handle;		/* ours */
+	__le16 fw_handle;
+	u8 rsvd1[8];
+} __packed;
+
+struct bfa_itn_req {
+	struct bfa_msg_hdr hdr;
+	__le16 fw_handle;
+	u8 class;		/* create; delete: sequence */
+	u8 seq_rec;
+	u8 seq;
+	u8 role;
+	u16 rsvd;
+} __packed;
+
+/* the answers to the nexus, and the answer to a remote port delete */
+struct bfa_handle_rsp {
+	struct bfa_msg_hdr hdr;
+	__le16 handle;		/* ours */
+	u8 status;
+	u8 seq;
+} __packed;
+
+/* one element of the scatter-gather list: flags and length, address */
+#define BFA_SGE_DATA		0
+#define BFA_SGE_PAGE_END	1	/* data, then the link to the next page */
+#define BFA_SGE_LINK		2
+#define BFA_SGE_LAST		3
+#define BFA_SGE_FLAGS		GENMASK(31, 30)
+#define BFA_SGE_LEN		GENMASK(27, 0)
+
+struct bfa_sge_be {		/* in the request: big-endian words */
+	__be32 w0;
+	__be32 lo;
+	__be32 hi;
+} __packed;
+
+struct bfa_sge_le {		/* on a page: little-endian words */
+	__le32 w0;
+	__le32 lo;
+	__le32 hi;
+} __packed;
+
+#define BFA_SG_PAGE_SLOTS	8	/* seven data elements and the link */
+#define BFA_SG_PAGES		16
+#define BFA_SG_MAX		(1 + BFA_SG_PAGES * (BFA_SG_PAGE_SLOTS - 1))
+
+struct bfa_io_req {
+	struct bfa_msg_hdr hdr;
+	__be16 tag;
+	__le16 fw_handle;
+	struct fcp_cmnd fcp;
+	struct bfa_sge_be sge[2];
+	u8 timeout;
+	u8 dif_en;
+	u16 rsvd;
+	u8 dif[16];
+} __packed;
+
+/* an abort or cleanup of one I/O */
+struct bfa_io_abort_req {
+	struct bfa_msg_hdr hdr;
+	__be16 tag;
+	__le16 abort_tag;
+} __packed;
+
+struct bfa_io_rsp {
+	struct bfa_msg_hdr hdr;
+	__be16 tag;
+	__le16 rport;
+	u8 io_status;
+	u8 reuse_tag;
+	__le16 abort_tag;
+	u8 scsi_status;
+	u8 sense_len;
+	u8 resid_flags;
+	u8 rsvd0;
+	__be32 residue;
+	u8 rsvd1[12];
+} __packed;
+
+/* io_status: done, ended by our abort, timed out, tag unknown to it */
+#define BFA_IOS_OK		0
+#define BFA_IOS_HOST_ABORTED	1
+#define BFA_IOS_TIMEDOUT	3
+#define BFA_IOS_UTAG		7
+/* resid_flags */
+#define BFA_RESID_OVER		1
+#define BFA_RESID_UNDER		2
+
+struct bfa_tm_req {
+	struct bfa_msg_hdr hdr;
+	__be16 tag;
+	__le16 fw_handle;
+	struct scsi_lun lun;
+	u8 tm_flags;
+	u8 t_secs;
+	u16 rsvd;
+} __packed;
+
+struct bfa_tm_rsp {
+	struct bfa_msg_hdr hdr;
+	__be16 tag;
+	u8 status;
+	u8 rsvd;
+} __packed;
+
+#define BFA_IOS			2000	/* I/O tags of the port's hosts */
+#define BFA_IO_PORT		1024	/* the physical port's share */
+#define BFA_IO_VPORT		64	/* and each vport's */
+#define BFA_SENSE_SEG		(128 * 1024)
+#define BFA_SENSE_SLOT		256
+#define BFA_TGTS		256	/* remote port handles, 0 unused */
+#define BFA_TMS			16
+
+/* a remote FCP target as the firmware knows it */
+struct bfa_tgt {
+	struct fc_rport_priv *rdata;	/* NULL: handle free */
+	u32 pid;
+	u16 fw_handle;
+	bool fw_rport, fw_itn;		/* what the firmware holds */
+	bool online;			/* I/O may go */
+	u8 wait;			/* the class answering, 0: none */
+	u8 status;
+	u8 seq;
+};
+
+/* per command */
+struct bfa_io {
+	struct bfa_tgt *tgt;
+	void *sg;			/* pages, for a list of more than one */
+	dma_addr_t sg_dma;
+	u16 abort_tag;
+	bool aborting;
+	int abort_result;		/* what a cleaned up command ends with */
+};
+
+struct bfa_tm {
+	bool busy, done;
+	u8 status;
+};
+
+/* what a remote port holds for us after libfc's part */
+struct bfa_rport_priv {
+	struct fc_rport_libfc_priv libfc;
+	struct bfa_tgt *tgt;
 };
 
 /* ---- one port (PCI function) ------------------------------------------ */
@@ -463,7 +648,27 @@ struct bfa_port {
 	DECLARE_BITMAP(uf_posted, BFA_UF_N);
 	struct sk_buff_head rx_q;	/* frames for libfc */
 	struct work_struct rx_work;
+
+	/* remote ports, commands, task management */
+	struct bfa_tgt tgt[BFA_TGTS];
+	struct mutex tgt_lock;		/* one create or delete at a time */
+	spinlock_t io_lock;
+	struct scsi_cmnd *io[BFA_IOS];	/* in the firmware, by tag */
+	unsigned int n_io;
+	struct bfa_tm tm[BFA_TMS];
+	wait_queue_head_t io_wq;	/* answers to the waits above */
+	void *sense;			/* a slot per tag */
+	dma_addr_t sense_dma;
+	struct dma_pool *sg_pool;
 };
+
+/* the header of a message for the rings of port */
+static inline struct bfa_msg_hdr bfa_hdr(const struct bfa_port *port, u8 class,
+					 u8 id)
+{
+	return (struct bfa_msg_hdr){ .class = class, .id = id,
+				     .dest = port->fn << 1 | port->fn };
+}
 
 /* bfa_hw.c: registers, semaphores, shared memory, interrupts, mailbox */
 int bfa_hw_sem_get(struct bfa_port *port, unsigned int sem,
@@ -522,6 +727,19 @@ void bfa_els_rings(struct bfa_port *port, bool up);
 void bfa_els_msg(struct bfa_port *port, const void *msg);
 void bfa_els_forget(struct bfa_port *port, struct fc_lport *lport);
 void bfa_els_kick(struct bfa_port *port);
+
+/*
+ * bfa_io.c: targets, commands and task management; the SCSI host's
+ * handlers, libfc's remote port events
+ */
+extern struct scsi_host_template bfa_io_sht;
+int bfa_io_alloc(struct bfa_port *port);
+unsigned int bfa_io_share(struct bfa_lp *lp);
+void bfa_io_rport_event(struct fc_lport *lport, struct fc_rport_priv *rdata,
+			enum fc_rport_event event);
+/* the firmware forgot every command and target (IOC down) */
+void bfa_io_flush(struct bfa_port *port);
+void bfa_io_msg(struct bfa_port *port, const void *msg);
 
 /* bfa_fc.c: the port as a libfc local port */
 int bfa_fc_init(void);

@@ -117,18 +117,12 @@ static void bfa_els_reject(struct bfa_port *port, struct fc_lport *lport,
 
 /* ---- fabric login --------------------------------------------------- */
 
-static struct bfa_msg_hdr bfa_els_hdr(struct bfa_port *port, u8 class, u8 id)
-{
-	return (struct bfa_msg_hdr){ .class = class, .id = id,
-				     .dest = port->fn << 1 | port->fn };
-}
-
 /* libfc's FLOGI or FDISC, as a LOGIN; a retry waits on the same LOGIN */
 static void bfa_lps_login(struct bfa_lp *lp, struct fc_frame *fp, bool fdisc)
 {
 	struct bfa_port *port = lp->port;
 	struct bfa_login_req req = {
-		.hdr = bfa_els_hdr(port, BFA_MC_LPS, BFA_LPS_LOGIN),
+		.hdr = bfa_hdr(port, BFA_MC_LPS, BFA_LPS_LOGIN),
 		.tag = lp->tag,
 		.pdu_size = cpu_to_be16(port->max_frame),
 		.pwwn = cpu_to_be64(lp->lport->wwpn),
@@ -163,7 +157,7 @@ static void bfa_lps_logout(struct bfa_lp *lp, struct fc_frame *fp)
 	struct bfa_port *port = lp->port;
 	struct fc_frame_header *fh = fc_frame_header_get(fp);
 	struct bfa_lps_tag_req req = {
-		.hdr = bfa_els_hdr(port, BFA_MC_LPS, BFA_LPS_LOGOUT),
+		.hdr = bfa_hdr(port, BFA_MC_LPS, BFA_LPS_LOGOUT),
 		.fw_tag = lp->fw_tag,
 		.pwwn = cpu_to_be64(lp->lport->wwpn),
 	};
@@ -199,7 +193,7 @@ static void bfa_lps_accept(struct bfa_lp *lp, const struct bfa_login_rsp *rsp,
 	if (!rsp->f_port) {
 		/* no fabric: we take the IDs, and tell the firmware ours */
 		struct bfa_lps_tag_req pid = {
-			.hdr = bfa_els_hdr(port, BFA_MC_LPS, BFA_LPS_N2N_PID),
+			.hdr = bfa_hdr(port, BFA_MC_LPS, BFA_LPS_N2N_PID),
 			.fw_tag = rsp->fw_tag,
 		};
 
@@ -219,6 +213,17 @@ static void bfa_lps_accept(struct bfa_lp *lp, const struct bfa_login_rsp *rsp,
 			       ELS_RJT_PROT, ELS_EXPL_NONE);
 		return;
 	}
+	/* libfc knows N_Ports only */
+	fc_host_port_type(lport->host) = rsp->f_port ? FC_PORTTYPE_NPORT :
+						       FC_PORTTYPE_PTP;
+	if (rsp->f_port)
+		dev_info(&port->pdev->dev,
+			 "fabric login: N_Port ID %06x, fabric %016llx\n", did,
+			 be64_to_cpu(rsp->node_name));
+	else
+		dev_info(&port->pdev->dev,
+			 "point-to-point login: N_Port ID %06x, peer %016llx\n",
+			 did, be64_to_cpu(rsp->port_name));
 	fp = bfa_els_answer(lport, sizeof(*flp), FC_RCTL_ELS_REP, FC_TYPE_ELS,
 			    did, sid, ox_id, FC_XID_UNKNOWN);
 	if (!fp)
@@ -283,7 +288,7 @@ static int bfa_fcxp_start(struct bfa_port *port, struct fc_frame *fp,
 	dma_addr_t buf = port->fcxp_dma + tag * sizeof(struct bfa_fcxp_buf);
 	bool want = !(ntoh24(fh->fh_f_ctl) & FC_FC_EX_CTX);
 	struct bfa_fcxp_req req = {
-		.hdr = bfa_els_hdr(port, BFA_MC_FCXP, BFA_FCXP_SEND),
+		.hdr = bfa_hdr(port, BFA_MC_FCXP, BFA_FCXP_SEND),
 		.tag = cpu_to_be16(tag),
 		.max_frame = cpu_to_be16(port->max_frame),
 		.class = FC_COS_CLASS3,
@@ -344,7 +349,7 @@ void bfa_els_kick(struct bfa_port *port)
 	     tag < port->n_uf;
 	     tag = find_next_zero_bit(port->uf_posted, port->n_uf, tag + 1)) {
 		struct bfa_uf_post req = {
-			.hdr = bfa_els_hdr(port, BFA_MC_UF, BFA_UF_POST),
+			.hdr = bfa_hdr(port, BFA_MC_UF, BFA_UF_POST),
 			.tag = cpu_to_le16(tag),
 			.buf_len = cpu_to_be16(sizeof(struct bfa_uf_buf)),
 			.len = cpu_to_be32(sizeof(struct bfa_uf_buf)),

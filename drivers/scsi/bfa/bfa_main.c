@@ -56,6 +56,8 @@ static int bfa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = bfa_queue_alloc(port);
 	if (!err)
 		err = bfa_els_alloc(port);
+	if (!err)
+		err = bfa_io_alloc(port);
 	if (err)
 		return err;
 

@@ -74,6 +74,10 @@ int bfa_queue_configure(struct bfa_port *port)
 	ci->num_queues = BFA_NQ;
 	ci->endian_sig = BFA_ENDIAN_SIG;
 	ci->coalesce = 1;
+	ci->num_ios = cpu_to_be16(BFA_IOS);
+	for (q = 0; q * BFA_SENSE_SEG < BFA_IOS * BFA_SENSE_SLOT; q++)
+		bfa_dma_set(&ci->sense_base[q],
+			    port->sense_dma + q * BFA_SENSE_SEG);
 	for (q = 0; q < BFA_NQ; q++) {
 		port->req[q].index = 0;
 		port->rsp[q].index = 0;
@@ -119,6 +123,7 @@ void bfa_queue_stop(struct bfa_port *port)
 	port->configured = false;
 	spin_unlock_irq(&port->rsp_lock);
 	bfa_els_rings(port, false);
+	bfa_io_flush(port);
 }
 
 /*
@@ -178,6 +183,13 @@ static void bfa_queue_dispatch(struct bfa_port *port, unsigned int q,
 	case BFA_MC_FCXP:
 	case BFA_MC_LPS:
 		bfa_els_msg(port, elem);
+		break;
+	case BFA_MC_RPORT:
+	case BFA_MC_ITN:
+	case BFA_MC_IO:
+	case BFA_MC_IO_GOOD:
+	case BFA_MC_TM:
+		bfa_io_msg(port, elem);
 		break;
 	default:
 		dev_warn_ratelimited(&port->pdev->dev,

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # bfa/ours/ioc-*: our bfa.ko brings the IOC of both ports up (firmware
 # download, boot, ENABLE, attributes) and keeps it up.  ioc.sh MODE:
-#   up         MSI-X, both ports operational with the model's names
+#   up         (case ioc-msix) MSI-X, both ports operational with the
+#              model's names
 #   intx       the same on the INTx line (msix=0)
 #   params     a bad module parameter is refused and nothing binds
 #   heartbeat-stall, ioc-fail
