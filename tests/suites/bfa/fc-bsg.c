@@ -4,14 +4,20 @@
  * answer, the way a vendor's management tool would.
  *
  *   fc-bsg DEV vendor VID CMD LEN [OFF=VALUE]...
+ *   fc-bsg DEV els|ct PORT_ID LEN [OFF=VALUE]...
  *
- * sends FC_BSG_HST_VENDOR for vendor VID with command word CMD and a
- * request payload of LEN bytes, zero but for the 32-bit VALUEs at byte
- * offsets OFF; the reply payload has the same size.  Prints "result R"
- * (the driver's result) and then "OFF VALUE" for every 32-bit word of
- * the reply payload, VALUE in hex.  Exits 0 when the request completed,
- * whatever its result; 2 on bad arguments, 1 when the request failed.
+ * vendor sends FC_BSG_HST_VENDOR for vendor VID with command word CMD;
+ * els and ct send an ELS (FC_BSG_HST_ELS_NOLOGIN) or a CT request
+ * (FC_BSG_HST_CT, the payload starting with the CT header) to PORT_ID.
+ * The request payload has LEN bytes, zero but for the 32-bit VALUEs at
+ * byte offsets OFF (host order for vendor, wire order for els and ct);
+ * the reply payload has room for as many.  Prints "result R" (the
+ * driver's result), for els and ct "received N" (the reply's length),
+ * and then "OFF VALUE" for every 32-bit word of the reply payload, in
+ * hex, in the same order as the request's.  Exits 0 when the request
+ * completed, whatever its result; 2 on bad arguments, 1 when it failed.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -28,7 +34,8 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fc-bsg DEV vendor VID CMD LEN [OFF=VALUE]...\n");
+	fprintf(stderr, "usage: fc-bsg DEV vendor VID CMD LEN [OFF=VALUE]...\n"
+		"       fc-bsg DEV els|ct PORT_ID LEN [OFF=VALUE]...\n");
 	return 2;
 }
 
@@ -53,21 +60,49 @@ int main(int argc, char **argv)
 	} req;
 	struct fc_bsg_reply rep;
 	struct sg_io_v4 io;
-	unsigned long vid, cmd, len, off, val;
+	unsigned long vid = 0, cmd = 0, len, off, val;
 	uint8_t *out, *in;
 	uint32_t w32;
-	int fd, i;
+	int fd, i, first, wire;
 
-	if (argc < 6 || strcmp(argv[2], "vendor"))
+	if (argc < 5)
 		return usage();
-	if (number(argv[3], ~0ul, &vid) || number(argv[4], 0xffffffff, &cmd) ||
-	    number(argv[5], MAX_PAYLOAD, &len) || len % 4)
+	memset(&req, 0, sizeof(req));
+	wire = strcmp(argv[2], "vendor") != 0;
+	if (!wire) {
+		if (argc < 6 || number(argv[3], ~0ul, &vid) ||
+		    number(argv[4], 0xffffffff, &cmd))
+			return usage();
+		req.r.msgcode = FC_BSG_HST_VENDOR;
+		req.r.rqst_data.h_vendor.vendor_id = vid;
+		req.r.rqst_data.h_vendor.vendor_cmd[0] = cmd;
+		first = 5;
+	} else if (!strcmp(argv[2], "els") || !strcmp(argv[2], "ct")) {
+		uint8_t *pid;
+
+		if (number(argv[3], 0xffffff, &vid))
+			return usage();
+		if (!strcmp(argv[2], "els")) {
+			req.r.msgcode = FC_BSG_HST_ELS_NOLOGIN;
+			pid = req.r.rqst_data.h_els.port_id;
+		} else {
+			req.r.msgcode = FC_BSG_HST_CT;
+			pid = req.r.rqst_data.h_ct.port_id;
+		}
+		pid[0] = vid >> 16;
+		pid[1] = vid >> 8;
+		pid[2] = vid;
+		first = 4;
+	} else {
+		return usage();
+	}
+	if (number(argv[first], MAX_PAYLOAD, &len) || len < 4 || len % 4)
 		return usage();
 	out = calloc(1, len + 4);
 	in = calloc(1, len + 4);
 	if (!out || !in)
 		return 1;
-	for (i = 6; i < argc; i++) {
+	for (i = first + 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 
 		if (!eq)
@@ -76,14 +111,12 @@ int main(int argc, char **argv)
 		if (number(argv[i], len - 4, &off) || off % 4 ||
 		    number(eq + 1, 0xffffffff, &val))
 			return usage();
-		w32 = val;
+		w32 = wire ? htonl(val) : val;
 		memcpy(out + off, &w32, 4);
 	}
+	if (req.r.msgcode == FC_BSG_HST_ELS_NOLOGIN)
+		req.r.rqst_data.h_els.command_code = out[0];
 
-	memset(&req, 0, sizeof(req));
-	req.r.msgcode = FC_BSG_HST_VENDOR;
-	req.r.rqst_data.h_vendor.vendor_id = vid;
-	req.r.rqst_data.h_vendor.vendor_cmd[0] = cmd;
 	memset(&rep, 0, sizeof(rep));
 	memset(&io, 0, sizeof(io));
 	io.guard = 'Q';
@@ -110,11 +143,13 @@ int main(int argc, char **argv)
 	}
 	close(fd);
 	printf("result %d\n", (int)rep.result);
+	if (wire)
+		printf("received %u\n", rep.reply_payload_rcv_len);
 	for (off = 0; off < len; off += 4) {
 		uint32_t w;
 
 		memcpy(&w, in + off, 4);
-		printf("%lu %08x\n", off, w);
+		printf("%lu %08x\n", off, wire ? ntohl(w) : w);
 	}
 	return 0;
 }

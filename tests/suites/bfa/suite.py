@@ -119,9 +119,11 @@ def cases():
                 Case(f"bfa/{drv}/npiv", "npiv.sh", timeout=240),
                 Case(f"bfa/{drv}/reload", "reload.sh", timeout=600)]
     out.append(Case("bfa/mainline/bsg", "bsg.sh", timeout=240))
-    # ours beyond that: bring-up details
+    # ours beyond that: bring-up details, bsg, leaks, refused input
     for mode in ("up", "intx", "params", "heartbeat-stall", "ioc-fail",
                  "link", "fc-host", "fabric", "reload"):
         name = "msix" if mode == "up" else mode
         out.append(Case(f"bfa/ours/ioc-{name}", "ioc.sh", mode, timeout=240))
+    for mode in ("bsg", "reload-20", "refuse"):
+        out.append(Case(f"bfa/ours/{mode}", "ours.sh", mode, timeout=600))
     return out

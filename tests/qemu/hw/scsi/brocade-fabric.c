@@ -42,6 +42,8 @@ enum {
     ELS_SCR = 0x62, ELS_RNID = 0x78,
 };
 
+#define ECHO_MAX 2112           /* the largest ELS payload */
+
 /* LS_RJT reasons and explanations */
 #define RJT_UNSUPPORTED 0x0b
 #define RJT_UNABLE      0x09
@@ -459,6 +461,16 @@ static size_t els_target(BcbState *s, int t, uint32_t sid, const uint8_t *req,
             x->prli = false;
         }
         return prli_acc(rsp, PRLI_RSP_OK, 0);
+    case ELS_ECHO:
+        /* the data comes back behind the accept */
+        if (!x) {
+            return els_rjt(rsp, RJT_UNABLE, EXPL_NO_LOGIN);
+        }
+        len = MIN(len, ECHO_MAX);
+        memcpy(rsp, req, len);
+        memset(rsp + 1, 0, 3);
+        rsp[0] = ELS_ACC;
+        return len;
     case ELS_ADISC:
         if (!x) {
             return els_rjt(rsp, RJT_UNABLE, EXPL_NO_LOGIN);
