@@ -48,16 +48,16 @@ bsg)
 	;;
 reload-20)
 	bfa_up
-	exch0=$(slab_active fc_exch)
+	exch0=$(slab_active libfc_em)
 	fcl0=$(slab_active skbuff_fclone_cache)
 	bfa_reloads 20
 	echo "ok: 20 reloads, targets and disks up every time"
 	rmmod bfa || fail "final rmmod failed"
 	bfa_up
-	exch=$(slab_active fc_exch)
+	exch=$(slab_active libfc_em)
 	fcl=$(slab_active skbuff_fclone_cache)
-	echo "fc_exch: $exch0 -> $exch; skbuff_fclone_cache: $fcl0 -> $fcl"
-	grep -q '^fc_exch ' /proc/slabinfo || fail "no fc_exch cache in /proc/slabinfo (slab_nomerge?)"
+	echo "libfc_em: $exch0 -> $exch; skbuff_fclone_cache: $fcl0 -> $fcl"
+	grep -q '^libfc_em ' /proc/slabinfo || fail "no libfc_em cache in /proc/slabinfo (slab_nomerge?)"
 	[ "$exch" -le "$exch0" ] || fail "libfc exchanges grew from $exch0 to $exch over 20 reloads"
 	# a few frames may be in flight at either count, not one per reload
 	[ "$fcl" -le $((fcl0 + 8)) ] || fail "frame buffers grew from $fcl0 to $fcl over 20 reloads"
