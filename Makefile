@@ -7,6 +7,7 @@
 #   make check        static checks, build, and every test suite;
 #                     T=<filter> selects cases, e.g. T=dif or T=dif/readcap
 #   make demo         boot a guest and show what an administrator looks at
+#   make bench        the benchmarks: our drivers against their peers
 #   make qemu         build (or find in the cache) the project's QEMU
 #   make clean
 #
@@ -19,7 +20,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 T ?=
 TESTFLAGS ?=
 
-.PHONY: all modules deps qemu check demo clean
+.PHONY: all modules deps qemu check demo bench clean
 
 all: modules
 
@@ -39,6 +40,10 @@ check: modules qemu
 
 demo: modules qemu
 	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) --demo
+
+bench: modules qemu
+	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) --bench \
+		$(if $(T),-T '$(T)')
 
 clean:
 	if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

@@ -13,6 +13,7 @@ A suite is a directory tests/suites/<name>/ with a suite.py that sets
                 a guest case asks the host to make (``@@host name args``)
     MEMORY, SMP guest size (defaults 1024 MiB, 2 CPUs)
     DEMO        True for a suite that only ``--demo`` runs
+    BENCH       True for a suite that only ``--bench`` runs (benchmarks)
 
 and defines ``cases()`` returning a list of Case.  It may define
 ``host_setup(ctx)`` and ``host_teardown(ctx)``: helpers started before the
@@ -60,6 +61,7 @@ class Suite:
         self.memory = int(getattr(module, "MEMORY", 1024))
         self.smp = int(getattr(module, "SMP", 2))
         self.demo = bool(getattr(module, "DEMO", False))
+        self.bench = bool(getattr(module, "BENCH", False))
         self.host_setup = getattr(module, "host_setup", None)
         self.host_teardown = getattr(module, "host_teardown", None)
         self.cases = list(module.cases())
@@ -103,11 +105,11 @@ def matches(name, pattern):
     return name == pattern or name.startswith(pattern + "/")
 
 
-def select(suites, filters, demo=False):
+def select(suites, filters, demo=False, bench=False):
     """(suite, [cases]) pairs that the filters pick; no filter picks all."""
     picked = []
     for suite in suites:
-        if suite.demo != demo:
+        if suite.demo != demo or suite.bench != bench:
             continue
         cases = [c for c in suite.cases
                  if not filters or any(matches(c.name, f) for f in filters)]
