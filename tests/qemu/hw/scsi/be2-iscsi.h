@@ -1,0 +1,81 @@
+/*
+ * ServerEngines BladeEngine 2 iSCSI function (PCI 19a2:0212) model: what
+ * the card part and its iSCSI offload engine share.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_SCSI_BE2_ISCSI_H
+#define HW_SCSI_BE2_ISCSI_H
+
+#include "hw/pci/pci.h"
+#include "net/net.h"
+#include "qom/object.h"
+
+#define TYPE_BE2_ISCSI "be2-iscsi"
+OBJECT_DECLARE_SIMPLE_TYPE(Be2State, BE2_ISCSI)
+
+#define BE2_MAX_EQ          8
+#define BE2_MAX_CQ          16
+#define BE2_MAX_PAGES       8
+#define BE2_CIDS            64          /* connections of the one iSCSI ULP */
+#define BE2_ICDS            1024        /* I/O context descriptors */
+#define BE2_SGL_PAGES       (BE2_ICDS * 512 / 4096)
+#define BE2_MSIX_VECTORS    8
+
+/*
+ * A queue the host made in its memory: event, completion, MCC, default
+ * PDU and WRB queues are all pages of fixed-size entries.
+ */
+typedef struct Be2Queue {
+    bool live;
+    uint16_t id;
+    uint32_t entries;
+    uint32_t esize;
+    unsigned npages;
+    uint64_t page[BE2_MAX_PAGES];
+    uint32_t head;              /* next entry the card writes or reads */
+    uint32_t pending;           /* EQ/CQ: written, not yet popped by host */
+    uint32_t posted;            /* MCC/DEFQ: made available by the host */
+    bool armed;
+    int peer;                   /* CQ: its EQ index; MCCQ: its CQ index */
+    bool latched;               /* EQ: interrupt raised, not yet cleared */
+} Be2Queue;
+
+struct Be2State {
+    PCIDevice parent_obj;
+
+    MemoryRegion cfg_bar;       /* BAR1: memory view of config registers */
+    MemoryRegion csr_bar;       /* BAR2: POST stage, interrupt status */
+    MemoryRegion db_bar;        /* BAR4: doorbells and bootstrap mailbox */
+
+    /* properties */
+    MACAddr mac;
+    char *target;               /* host:port of the real iSCSI target */
+    uint16_t devid;
+    bool msix;
+
+    uint32_t membar_ctrl;       /* BAR1 0xfc: bit 29 host interrupt enable */
+    uint32_t mbox_hi;
+    bool loaded;                /* driver's load marker seen */
+
+    Be2Queue eq[BE2_MAX_EQ];
+    Be2Queue cq[BE2_MAX_CQ];
+    Be2Queue mccq;
+    Be2Queue defq[2];           /* default PDU header, data ring */
+    Be2Queue wrbq[BE2_CIDS];
+    uint64_t sgl_page[BE2_SGL_PAGES];
+    bool template_posted;
+    unsigned neq;               /* EQs made since reset: vector of next */
+
+    /* the interface, as iscsiadm configured it */
+    uint8_t ip4[4], mask4[4], gw4[4];
+    uint8_t ip6[16];
+    bool dhcp;
+    uint32_t vlan;
+
+    /* faults */
+    bool link_down;
+};
+
+#endif
