@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the be2iscsi/ cases: the emulated BladeEngine 2 of suite.py
+# (MAC, target), open-iscsi in the guest, whichever driver binds the card.
+
+. /harness/lib.sh
+
+CARD=/machine/peripheral/be0
+MAC=00:00:c9:be:02:00
+# what the cases configure through iscsiadm's iface, all in the
+# documentation range: the model maps every portal to the host's tgtd
+IFACE_IP=192.0.2.10
+IFACE_MASK=255.255.255.0
+PORTAL=192.0.2.1:3260
+TARGET=iqn.2026-12.test.be2iscsi:disks
+
+BE2_DRIVER=${HARNESS_CASE#be2iscsi/}
+BE2_DRIVER=${BE2_DRIVER%%/*}
+BE2_DEBIAN_KO=/lib/modules/$(uname -r)/kernel/drivers/scsi/be2iscsi/be2iscsi.ko
+
+# be2_host: the iscsi_host of the card (the one showing its MAC)
+be2_host() {
+	local h
+	for h in /sys/class/iscsi_host/host*; do
+		[ "$(cat "$h/hwaddress" 2>/dev/null)" = "$MAC" ] &&
+			echo "$h" && return 0
+	done
+	return 1
+}
+be2_host_no() { basename "$(be2_host)" | sed 's/^host//'; }
+
+link_up() {
+	local h
+	h=$(be2_host) && [ "$(cat "$h/port_state")" = "LINK UP" ]
+}
+
+# be2_load: the case's driver is loaded
+be2_load() {
+	if [ "$BE2_DRIVER" = mainline ]; then
+		# its dependencies first, as modprobe would load them
+		modprobe -a $(modinfo -F depends "$BE2_DEBIAN_KO" | tr , ' ') &&
+			insmod "$BE2_DEBIAN_KO" "$@"
+	else
+		modprobe be2iscsi "$@"
+	fi
+}
+
+# be2_up: open-iscsi's directories exist, the driver is loaded and the
+# card's iscsi_host is there with its link up
+be2_up() {
+	mkdir -p /etc/iscsi/nodes /etc/iscsi/send_targets /etc/iscsi/ifaces \
+		/run/lock/iscsi /var/lib/iscsi
+	qom_set "$CARD" link-down false
+	if [ ! -d /sys/module/be2iscsi ]; then
+		# the boot controller first: it is SCSI host 0, as on a
+		# real machine (see suite.py)
+		modprobe -a virtio_pci virtio_scsi sd_mod sg ||
+			fail "modprobe virtio_pci virtio_scsi sd_mod sg failed"
+		poll 10 test -e /sys/class/scsi_host/host0 ||
+			fail "the boot controller has no SCSI host"
+		be2_load || fail "loading the $BE2_DRIVER be2iscsi failed"
+	fi
+	poll 60 be2_host >/dev/null ||
+		fail "no iscsi_host with hwaddress $MAC within 60 s"
+	poll 30 link_up || fail "port_state not 'LINK UP' within 30 s"
+}
+
+# be2_log_clean: the driver logged nothing at error level since the mark
+be2_log_clean() {
+	local bad
+	bad=$(klog_since | grep -E 'be2iscsi|beiscsi|BM_[0-9]|BC_[0-9]' |
+		grep -Ei 'fail|error|timed? ?out|not supported|unsupported cmd' |
+		grep -v 'Obsolete/Unsupported BE2' || true)
+	[ -z "$bad" ] || fail "driver reported trouble: $bad"
+}
+
+# iface_name: the open-iscsi iface bound to the card's IPv4 interface
+iface_name() {
+	iscsiadm -m iface 2>/dev/null |
+		awk -v m="$MAC" '$1 ~ /^be2iscsi\./ && index($0, m) && $1 ~ /ipv4/ { print $1; exit }'
+}
+
+# iface_set NAME VALUE...: iface.NAME = VALUE for every pair, then apply
+iface_set() {
+	local i
+	i=$(iface_name)
+	[ -n "$i" ] || fail "iscsiadm lists no be2iscsi iface for $MAC: $(iscsiadm -m iface 2>&1)"
+	while [ $# -ge 2 ]; do
+		iscsiadm -m iface -I "$i" -o update -n "iface.$1" -v "$2" >/dev/null ||
+			fail "iscsiadm could not set iface.$1 = $2 on $i"
+		shift 2
+	done
+	iscsiadm -m iface -I "$i" -o apply ||
+		fail "iscsiadm could not apply iface $i to the card"
+}
+
+# iface_attr NAME: what the transport's ipv4 iface of the card shows
+iface_attr() {
+	cat /sys/class/iscsi_iface/ipv4-iface-"$(be2_host_no)"-0/"$1" 2>/dev/null
+}

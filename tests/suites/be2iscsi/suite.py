@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: GPL-2.0
+"""be2iscsi/: the emulated BladeEngine 2 iSCSI function
+(tests/qemu/hw/scsi/be2-iscsi.c) with an iSCSI driver in the guest and a
+real target behind it.  be2iscsi/mainline/* runs Debian's be2iscsi.ko on
+the model: the model counts only when the driver nobody here wrote takes
+it for the card.
+
+The host runs tgt's tgtd for the suite, listening on 127.0.0.1 only (on a
+port free at the time), with one target whose LUNs are files under the
+run's results folder.  The model's offload engine connects there whatever
+portal the guest names; the cases name 192.0.2.1:3260 (a documentation
+address) so that nothing could leave the machine even if it tried.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+from cases import Case
+
+WHERE = "guest"
+APPEND = ["slab_nomerge"]
+MODULES = ["be2iscsi", "iscsi_tcp", "virtio_pci", "virtio_scsi", "sd_mod", "sg"]
+TOOLS = ["iscsiadm", "iscsid", "lsscsi", "sg_inq", "dd", "cmp", "sha256sum",
+         "stat"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+TARGET = "iqn.2026-12.test.be2iscsi:disks"
+INITIATOR = "iqn.2026-12.test.be2iscsi:guest"
+MAC = "00:00:c9:be:02:00"
+# (lun, MiB) of the target's disks
+LUNS = [(1, 64), (2, 32)]
+
+
+def _workdir(ctx):
+    d = os.path.join(ctx.results, "be2iscsi-host")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def _free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Target:
+    """A tgtd of the suite's own: loopback portal, its own control port."""
+
+    def __init__(self, ctx):
+        self.dir = _workdir(ctx)
+        self.port = _free_port()
+        self.proc = None
+        # tgtd's management channel number (below 32768); another tgtd on
+        # the machine may hold one, so start() moves on to the next
+        self.control = 1000 + os.getpid() % 30000
+
+    def adm(self, *args):
+        subprocess.run(["tgtadm", "-C", str(self.control), "--lld", "iscsi",
+                        *args], check=True, capture_output=True, text=True)
+
+    def _spawn(self):
+        log = open(os.path.join(self.dir, "tgtd.log"), "ab")
+        self.proc = subprocess.Popen(
+            ["tgtd", "-f", "-C", str(self.control),
+             "--iscsi", f"portal=127.0.0.1:{self.port}"],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                self.adm("--op", "show", "--mode", "target")
+                return True
+            except subprocess.CalledProcessError:
+                if self.proc.poll() is not None:
+                    return False
+                if time.monotonic() > deadline:
+                    self.stop()
+                    return False
+                time.sleep(0.1)
+
+    def start(self):
+        for _ in range(5):
+            if self._spawn():
+                break
+            self.control = 1000 + (self.control - 999) % 30000
+        else:
+            raise RuntimeError(f"tgtd did not come up; see {self.dir}/tgtd.log")
+        self.adm("--op", "new", "--mode", "target", "--tid", "1",
+                 "-T", TARGET)
+        for lun, _ in LUNS:
+            self.adm("--op", "new", "--mode", "logicalunit", "--tid", "1",
+                     "--lun", str(lun), "-b", self.image(lun))
+        self.adm("--op", "bind", "--mode", "target", "--tid", "1",
+                 "-I", "ALL")
+
+    def image(self, lun):
+        return os.path.join(self.dir, f"lun-{lun}.img")
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+_target = {}
+
+
+def host_setup(ctx):
+    if not shutil.which("tgtd"):
+        raise RuntimeError("tgtd is missing: scripts/deps installs tgt")
+    t = Target(ctx)
+    for lun, mib in LUNS:
+        with open(t.image(lun), "wb") as f:
+            f.truncate(mib << 20)
+    t.start()
+    _target["t"] = t
+    return t
+
+
+def host_teardown(ctx, t):
+    if t:
+        t.stop()
+
+
+def GUEST_FILES(ctx):
+    d = _workdir(ctx)
+    name = os.path.join(d, "initiatorname.iscsi")
+    with open(name, "w") as f:
+        f.write(f"InitiatorName={INITIATOR}\n")
+    return [(name, "/etc/iscsi/initiatorname.iscsi"),
+            (os.path.join(HERE, "iscsid.conf"), "/etc/iscsi/iscsid.conf")]
+
+
+def QEMU_ARGS(ctx):
+    t = _target["t"]
+    return ["-d", "guest_errors,unimp",
+            "-D", os.path.join(_workdir(ctx), "model.log"),
+            # a boot controller, as machines have, so that the card is not
+            # SCSI host 0: iscsiadm (2.1.8) refuses to apply iface settings
+            # to host 0 ("Can't find host_no")
+            "-device", "virtio-scsi-pci,id=boot,addr=6.0",
+            "-device", f"be2-iscsi,id=be0,addr=5.0,mac={MAC},"
+            f"target=127.0.0.1:{t.port}"]
+
+
+def cases():
+    out = []
+    for drv in ("mainline",):
+        out += [Case(f"be2iscsi/{drv}/up", "up.sh", timeout=180)]
+    return out
