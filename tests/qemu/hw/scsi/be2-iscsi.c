@@ -21,6 +21,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "migration/vmstate.h"
+#include "qemu/sockets.h"
 #include "be2-iscsi.h"
 
 /* ---- register windows ---- */
@@ -218,13 +219,14 @@ static void be2_eq_kick(Be2State *s, int i)
 
 static void be2_eq_post(Be2State *s, int i, uint16_t resource)
 {
-    Be2Queue *eq = &s->eq[i];
     uint32_t eqe = 1u | (uint32_t)resource << 16;
+    Be2Queue *eq;
     uint8_t e[4];
 
-    if (i < 0 || i >= BE2_MAX_EQ || !eq->live) {
+    if (i < 0 || i >= BE2_MAX_EQ || !s->eq[i].live) {
         return;
     }
+    eq = &s->eq[i];
     if (eq->pending >= eq->entries) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: event queue %u overflows\n",
                       TYPE_BE2_ISCSI, eq->id);
@@ -241,11 +243,12 @@ static void be2_eq_post(Be2State *s, int i, uint16_t resource)
 /* Put a 16-byte entry on completion queue i; false if it has no room. */
 static bool be2_cq_post(Be2State *s, int i, const uint8_t *entry)
 {
-    Be2Queue *cq = &s->cq[i];
+    Be2Queue *cq;
 
-    if (i < 0 || i >= BE2_MAX_CQ || !cq->live) {
+    if (i < 0 || i >= BE2_MAX_CQ || !s->cq[i].live) {
         return false;
     }
+    cq = &s->cq[i];
     if (cq->pending >= cq->entries) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: completion queue %u overflows\n",
                       TYPE_BE2_ISCSI, cq->id);
@@ -335,8 +338,6 @@ static void be2_forget_all(Be2State *s)
     memset(s->defq, 0, sizeof(s->defq));
     memset(s->wrbq, 0, sizeof(s->wrbq));
     memset(s->sgl_page, 0, sizeof(s->sgl_page));
-    s->template_posted = false;
-    s->neq = 0;
     be2_intx_update(s);
 }
 
@@ -435,7 +436,6 @@ static uint32_t cmd_eq_create(Be2State *s, Be2Cmd *c)
     }
     s->eq[i].id = i;
     s->eq[i].armed = dw1 & (1u << 31);
-    s->neq++;
     stw_le_p(c->p + 16, i);
     c->resp_len = 20;
     return ST_OK;
@@ -579,7 +579,6 @@ static uint32_t cmd_defq_create(Be2State *s, Be2Cmd *c)
     }
     s->defq[i].id = i;
     s->defq[i].peer = cq;
-    s->defq[i].esize = 8;
     stw_le_p(c->p + 16, i);
     c->p[19] = 0;
     stl_le_p(c->p + 20, DB_RXULP0);
@@ -616,11 +615,6 @@ static uint32_t cmd_wrbq_create(Be2State *s, Be2Cmd *c)
 }
 
 /* ---- interface configuration ---- */
-
-static bool ip_zero(const uint8_t *a, size_t n)
-{
-    return buffer_is_zero(a, n);
-}
 
 static bool mask4_ok(const uint8_t *m)
 {
@@ -660,7 +654,7 @@ static uint32_t cmd_if_info(Be2State *s, Be2Cmd *c)
         memcpy(c->p + 52, s->mask4, 4);
     } else {
         memcpy(c->p + 36, s->ip6, 16);
-        c->p[35] = ip_zero(s->ip6, 16) ? 0 : 64;
+        c->p[35] = buffer_is_zero(s->ip6, 16) ? 0 : 64;
     }
     return ST_OK;
 }
@@ -690,22 +684,21 @@ static uint32_t cmd_modify_ip(Be2State *s, Be2Cmd *c)
             memset(s->ip6, 0, 16);
         }
     } else if (type == IP_V4) {
-        if (!ip4_host_ok(addr) || (!ip_zero(mask, 4) && !mask4_ok(mask)) ||
-            !ip_zero(s->ip4, 4)) {
+        /* no mask given: a /24 */
+        static const uint8_t c24[4] = { 255, 255, 255, 0 };
+        bool no_mask = buffer_is_zero(mask, 4);
+
+        if (!ip4_host_ok(addr) || (!no_mask && !mask4_ok(mask)) ||
+            !buffer_is_zero(s->ip4, 4)) {
             st = ST_ILLEGAL_FIELD;
         } else {
             memcpy(s->ip4, addr, 4);
-            if (ip_zero(mask, 4)) {
-                /* no mask given: the class of the address */
-                static const uint8_t c24[4] = { 255, 255, 255, 0 };
-                memcpy(s->mask4, c24, 4);
-            } else {
-                memcpy(s->mask4, mask, 4);
-            }
+            memcpy(s->mask4, no_mask ? c24 : mask, 4);
             s->dhcp = false;
         }
     } else {
-        if (ip_zero(addr, 16) || addr[0] == 0xff || !ip_zero(s->ip6, 16)) {
+        if (buffer_is_zero(addr, 16) || addr[0] == 0xff ||
+            !buffer_is_zero(s->ip6, 16)) {
             st = ST_ILLEGAL_FIELD;
         } else {
             memcpy(s->ip6, addr, 16);
@@ -741,7 +734,7 @@ static uint32_t cmd_gateway(Be2State *s, Be2Cmd *c, bool modify)
     }
     switch (ldl_le_p(c->p + 16)) {
     case 1:
-        if (!ip4_host_ok(c->p + 24) || !ip_zero(s->gw4, 4)) {
+        if (!ip4_host_ok(c->p + 24) || !buffer_is_zero(s->gw4, 4)) {
             return ST_ILLEGAL_FIELD;
         }
         memcpy(s->gw4, c->p + 24, 4);
@@ -859,12 +852,11 @@ static uint32_t be2_common(Be2State *s, Be2Cmd *c)
     case OP_CNTL_ATTRIBUTES:
         return cmd_cntl_attributes(s, c);
     case OP_TEMPLATE_ADD:
+        /* the header templates are the offload engine's business */
         NEED(c, 172);
-        s->template_posted = true;
         return ST_OK;
     case OP_TEMPLATE_REMOVE:
         NEED(c, 20);
-        s->template_posted = false;
         return ST_OK;
     case OP_EQ_DELAY: {
         uint32_t n;
@@ -1033,11 +1025,8 @@ static void be2_mailbox(Be2State *s, uint64_t pa)
     if (!guest_read(s, pa, mb, sizeof(mb), "mailbox")) {
         return;
     }
-    if (!memcmp(mb, mark_load, sizeof(mark_load))) {
-        s->loaded = true;
-        st = ST_OK;
-    } else if (!memcmp(mb, mark_unload, sizeof(mark_unload))) {
-        s->loaded = false;
+    if (!memcmp(mb, mark_load, sizeof(mark_load)) ||
+        !memcmp(mb, mark_unload, sizeof(mark_unload))) {
         st = ST_OK;
     } else {
         st = be2_wrb(s, mb);
@@ -1179,7 +1168,7 @@ static void be2_db_write(void *opaque, hwaddr addr, uint64_t val64,
                           "%u, which does not exist\n", TYPE_BE2_ISCSI, id);
             break;
         }
-        s->defq[id].posted += (val >> 16) & 0x3fff;
+        /* buffers posted: taken when PDUs arrive (offload engine) */
         break;
     }
     case DB_TXULP0:
@@ -1225,9 +1214,33 @@ static void be2_reset(DeviceState *dev)
 
     s->membar_ctrl = 0;
     s->mbox_hi = 0;
-    s->loaded = false;
     be2_forget_all(s);
     pci_set_irq(PCI_DEVICE(s), 0);
+}
+
+/*
+ * The iSCSI target the offload engine will connect to, whatever portal the
+ * guest names: host:port on the loopback only, 127.0.0.1:3260 if unset.
+ */
+static bool be2_target_ok(Be2State *s, Error **errp)
+{
+    InetSocketAddress addr = { 0 };
+    bool ok;
+
+    if (!s->target) {
+        s->target = g_strdup("127.0.0.1:3260");
+    }
+    if (inet_parse(&addr, s->target, errp)) {
+        return false;
+    }
+    ok = !strcmp(addr.host, "127.0.0.1") || !strcmp(addr.host, "::1");
+    if (!ok) {
+        error_setg(errp, "%s: target %s is not on the loopback (127.0.0.1 "
+                   "or ::1)", TYPE_BE2_ISCSI, s->target);
+    }
+    g_free(addr.host);
+    g_free(addr.port);
+    return ok;
 }
 
 static void be2_realize(PCIDevice *pci, Error **errp)
@@ -1238,6 +1251,9 @@ static void be2_realize(PCIDevice *pci, Error **errp)
     if (s->devid != 0x0212 && s->devid != 0x0222) {
         error_setg(errp, "%s: device-id must be 0x212 (BE2) or 0x222 (BE3)",
                    TYPE_BE2_ISCSI);
+        return;
+    }
+    if (!be2_target_ok(s, errp)) {
         return;
     }
     pci_config_set_device_id(pci->config, s->devid);
@@ -1274,7 +1290,7 @@ static void be2_exit(PCIDevice *pci)
 
 static Property be2_props[] = {
     DEFINE_PROP_MACADDR("mac", Be2State, mac),
-    DEFINE_PROP_STRING("target", Be2State, target),
+    DEFINE_PROP_STRING("target", Be2State, target),  /* see be2_realize */
     DEFINE_PROP_UINT16("device-id", Be2State, devid, 0x0212),
     DEFINE_PROP_BOOL("msix", Be2State, msix, true),
     DEFINE_PROP_END_OF_LIST(),

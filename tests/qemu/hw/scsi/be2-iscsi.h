@@ -36,7 +36,6 @@ typedef struct Be2Queue {
     uint64_t page[BE2_MAX_PAGES];
     uint32_t head;              /* next entry the card writes or reads */
     uint32_t pending;           /* EQ/CQ: written, not yet popped by host */
-    uint32_t posted;            /* MCC/DEFQ: made available by the host */
     bool armed;
     int peer;                   /* CQ: its EQ index; MCCQ: its CQ index */
     bool latched;               /* EQ: interrupt raised, not yet cleared */
@@ -57,7 +56,6 @@ struct Be2State {
 
     uint32_t membar_ctrl;       /* BAR1 0xfc: bit 29 host interrupt enable */
     uint32_t mbox_hi;
-    bool loaded;                /* driver's load marker seen */
 
     Be2Queue eq[BE2_MAX_EQ];
     Be2Queue cq[BE2_MAX_CQ];
@@ -65,8 +63,6 @@ struct Be2State {
     Be2Queue defq[2];           /* default PDU header, data ring */
     Be2Queue wrbq[BE2_CIDS];
     uint64_t sgl_page[BE2_SGL_PAGES];
-    bool template_posted;
-    unsigned neq;               /* EQs made since reset: vector of next */
 
     /* the interface, as iscsiadm configured it */
     uint8_t ip4[4], mask4[4], gw4[4];
