@@ -62,11 +62,12 @@ class Target:
                         *args], check=True, capture_output=True, text=True)
 
     def _spawn(self):
-        log = open(os.path.join(self.dir, "tgtd.log"), "ab")
-        self.proc = subprocess.Popen(
-            ["tgtd", "-f", "-C", str(self.control),
-             "--iscsi", f"portal=127.0.0.1:{self.port}"],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        with open(os.path.join(self.dir, "tgtd.log"), "ab") as log:
+            self.proc = subprocess.Popen(
+                ["tgtd", "-f", "-C", str(self.control),
+                 "--iscsi", f"portal=127.0.0.1:{self.port}"],
+                stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while True:
             try:

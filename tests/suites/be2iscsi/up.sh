@@ -17,7 +17,7 @@ h=$(be2_host)
 expect_eq "hwaddress" "$MAC" "$(cat "$h/hwaddress")"
 expect_eq "port_state" "LINK UP" "$(cat "$h/port_state")"
 expect_eq "port_speed" "10 Gbps" "$(cat "$h/port_speed")"
-expect_match "initiatorname" '^iqn\.' "$(cat "$h/initiatorname")"
+expect_eq "initiatorname" "$CARD_INAME" "$(cat "$h/initiatorname")"
 expect_match "interrupt type" "PCI-MSI" "$(grep -E 'beiscsi' /proc/interrupts)"
 
 iscsiadm -m iface
