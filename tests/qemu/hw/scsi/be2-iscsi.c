@@ -81,15 +81,7 @@ enum {
     OP_WRBQ_DESTROY = 67, OP_CONNECT_OFFLOAD = 70,
 };
 
-enum { OP_HBA_NAME = 6, OP_BOOT_TARGET = 52 };
-
-/* completion status */
-#define ST_OK               0
-#define ST_FAILED           1
-#define ST_ILLEGAL_REQUEST  2
-#define ST_ILLEGAL_FIELD    3
-#define ST_SHORT_BUFFER     4
-#define ST_BAD_LENGTH       0x74
+enum { OP_HBA_NAME = 6, OP_INVALIDATE_CONN = 42, OP_BOOT_TARGET = 52 };
 
 #define IP_V4               1
 #define IP_V6               0x10
@@ -112,8 +104,8 @@ static const uint8_t dhcp_gw[4] = { 192, 0, 2, 254 };
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static bool guest_read(Be2State *s, uint64_t addr, void *buf, size_t len,
-                       const char *what)
+bool be2_dma_read(Be2State *s, uint64_t addr, void *buf, size_t len,
+                  const char *what)
 {
     if (!addr || pci_dma_read(PCI_DEVICE(s), addr, buf, len) != MEMTX_OK) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: cannot read %s (%zu bytes at 0x%"
@@ -123,8 +115,8 @@ static bool guest_read(Be2State *s, uint64_t addr, void *buf, size_t len,
     return true;
 }
 
-static bool guest_write(Be2State *s, uint64_t addr, const void *buf,
-                        size_t len, const char *what)
+bool be2_dma_write(Be2State *s, uint64_t addr, const void *buf, size_t len,
+                   const char *what)
 {
     if (!addr || pci_dma_write(PCI_DEVICE(s), addr, buf, len) != MEMTX_OK) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: cannot write %s (%zu bytes at 0x%"
@@ -137,11 +129,12 @@ static bool guest_write(Be2State *s, uint64_t addr, const void *buf,
 static uint64_t ld_pa(const uint8_t *p)
 {
     /* a bus address as the host lays it out: low word, then high word */
-    return ldl_le_p(p) | (uint64_t)ldl_le_p(p + 4) << 32;
+    return (uint32_t)ldl_le_p(p) |
+           (uint64_t)(uint32_t)ldl_le_p(p + 4) << 32;
 }
 
 /* The bus address of entry idx of a queue, 0 if the pages lack it. */
-static uint64_t q_entry(const Be2Queue *q, uint32_t idx)
+uint64_t be2_q_entry(const Be2Queue *q, uint32_t idx)
 {
     uint64_t off = (uint64_t)(idx % q->entries) * q->esize;
     unsigned pg = off / 4096;
@@ -233,7 +226,8 @@ static void be2_eq_post(Be2State *s, int i, uint16_t resource)
         return;
     }
     stl_le_p(e, eqe);
-    if (guest_write(s, q_entry(eq, eq->head), e, sizeof(e), "event")) {
+    if (be2_dma_write(s, be2_q_entry(eq, eq->head), e, sizeof(e),
+                      "event")) {
         eq->head++;
         eq->pending++;
     }
@@ -241,7 +235,7 @@ static void be2_eq_post(Be2State *s, int i, uint16_t resource)
 }
 
 /* Put a 16-byte entry on completion queue i; false if it has no room. */
-static bool be2_cq_post(Be2State *s, int i, const uint8_t *entry)
+bool be2_cq_post(Be2State *s, int i, const uint8_t *entry)
 {
     Be2Queue *cq;
 
@@ -254,7 +248,8 @@ static bool be2_cq_post(Be2State *s, int i, const uint8_t *entry)
                       TYPE_BE2_ISCSI, cq->id);
         return false;
     }
-    if (!guest_write(s, q_entry(cq, cq->head), entry, 16, "completion")) {
+    if (!be2_dma_write(s, be2_q_entry(cq, cq->head), entry, 16,
+                       "completion")) {
         return false;
     }
     cq->head++;
@@ -264,6 +259,15 @@ static bool be2_cq_post(Be2State *s, int i, const uint8_t *entry)
         be2_eq_post(s, cq->peer, cq->id);
     }
     return true;
+}
+
+/* Entries completion queue i can take before it overflows. */
+unsigned be2_cq_room(Be2State *s, int i)
+{
+    if (i < 0 || i >= BE2_MAX_CQ || !s->cq[i].live) {
+        return 0;
+    }
+    return s->cq[i].entries - s->cq[i].pending;
 }
 
 static void be2_eq_cq_doorbell(Be2State *s, uint32_t v)
@@ -299,6 +303,10 @@ static void be2_eq_cq_doorbell(Be2State *s, uint32_t v)
             return;
         }
         cq->pending -= MIN(popped, cq->pending);
+        if (popped) {
+            /* room again for a connection that waited for it */
+            be2_ofl_kick(s);
+        }
         if (rearm) {
             cq->armed = true;
             if (cq->pending) {
@@ -332,6 +340,7 @@ static void be2_link_event(Be2State *s)
 /* What a function reset leaves: no queues, no SGL pages, no connections. */
 static void be2_forget_all(Be2State *s)
 {
+    be2_ofl_reset(s);
     memset(s->eq, 0, sizeof(s->eq));
     memset(s->cq, 0, sizeof(s->cq));
     memset(&s->mccq, 0, sizeof(s->mccq));
@@ -869,6 +878,9 @@ static uint32_t be2_common(Be2State *s, Be2Cmd *c)
         NEED(c, 20 + 12 * n);
         return ST_OK;
     }
+    case OP_TCP_UPLOAD:
+        NEED(c, 24);
+        return be2_ofl_upload(s, c->p);
     case OP_EQ_DESTROY:
         return cmd_destroy(s, c, s->eq, BE2_MAX_EQ, "event queue");
     case OP_CQ_DESTROY:
@@ -884,6 +896,13 @@ static uint32_t be2_iscsi(Be2State *s, Be2Cmd *c)
     switch (c->p[0]) {
     case OP_SGL_POST:
         return cmd_sgl_post(s, c);
+    case OP_CONNECT_OFFLOAD:
+        NEED(c, 64);
+        c->resp_len = 24;
+        return be2_ofl_connect(s, c->p, c->len);
+    case OP_INVALIDATE_ICDS:
+        NEED(c, 540);
+        return be2_ofl_invalidate_icds(s, c->p, c->len);
     case OP_SGL_REMOVE:
         memset(s->sgl_page, 0, sizeof(s->sgl_page));
         c->resp_len = 16;
@@ -929,6 +948,10 @@ static uint32_t be2_iscsi_ini(Be2State *s, Be2Cmd *c)
     switch (c->p[0]) {
     case OP_HBA_NAME:
         return cmd_hba_name(s, c);
+    case OP_INVALIDATE_CONN:
+        NEED(c, 28);
+        c->resp_len = 24;
+        return be2_ofl_invalidate(s, c->p);
     case OP_BOOT_TARGET:
         /* no boot target is configured on this card */
         NEED(c, 24);
@@ -1007,12 +1030,12 @@ static uint32_t be2_wrb(Be2State *s, uint8_t *wrb)
         return ST_BAD_LENGTH;
     }
     buf = g_malloc(len);
-    if (!guest_read(s, pa, buf, len, "command")) {
+    if (!be2_dma_read(s, pa, buf, len, "command")) {
         g_free(buf);
         return ST_FAILED;
     }
     st = be2_command(s, buf, len);
-    guest_write(s, pa, buf, len, "response");
+    be2_dma_write(s, pa, buf, len, "response");
     g_free(buf);
     return st;
 }
@@ -1022,7 +1045,7 @@ static void be2_mailbox(Be2State *s, uint64_t pa)
     uint8_t mb[MBOX_BYTES];
     uint32_t st;
 
-    if (!guest_read(s, pa, mb, sizeof(mb), "mailbox")) {
+    if (!be2_dma_read(s, pa, mb, sizeof(mb), "mailbox")) {
         return;
     }
     if (!memcmp(mb, mark_load, sizeof(mark_load)) ||
@@ -1035,7 +1058,7 @@ static void be2_mailbox(Be2State *s, uint64_t pa)
     stl_le_p(mb + MBOX_COMPL + 4, ldl_le_p(mb + 8));
     stl_le_p(mb + MBOX_COMPL + 8, ldl_le_p(mb + 12));
     stl_le_p(mb + MBOX_COMPL + 12, MCQE_VALID | MCQE_COMPLETED);
-    guest_write(s, pa, mb, sizeof(mb), "mailbox");
+    be2_dma_write(s, pa, mb, sizeof(mb), "mailbox");
 }
 
 /* The host posted n WRBs on the MCC ring. */
@@ -1058,14 +1081,14 @@ static void be2_mcc_doorbell(Be2State *s, uint32_t v)
         return;
     }
     while (n--) {
-        pa = q_entry(q, q->head);
+        pa = be2_q_entry(q, q->head);
         q->head = (q->head + 1) % q->entries;
-        if (!guest_read(s, pa, wrb, sizeof(wrb), "MCC WRB")) {
+        if (!be2_dma_read(s, pa, wrb, sizeof(wrb), "MCC WRB")) {
             continue;
         }
         st = be2_wrb(s, wrb);
         if (ldl_le_p(wrb) & WRB_EMBEDDED) {
-            guest_write(s, pa, wrb, sizeof(wrb), "MCC WRB");
+            be2_dma_write(s, pa, wrb, sizeof(wrb), "MCC WRB");
         }
         stl_le_p(cqe, st);
         stl_le_p(cqe + 4, ldl_le_p(wrb + 8));
@@ -1168,13 +1191,11 @@ static void be2_db_write(void *opaque, hwaddr addr, uint64_t val64,
                           "%u, which does not exist\n", TYPE_BE2_ISCSI, id);
             break;
         }
-        /* buffers posted: taken when PDUs arrive (offload engine) */
+        be2_ofl_defq_posted(s, id, (val >> 16) & 0x3fff);
         break;
     }
     case DB_TXULP0:
-        qemu_log_mask(LOG_UNIMP, "%s: WRB %u posted on connection %u: no "
-                      "offload engine yet\n", TYPE_BE2_ISCSI,
-                      (val >> 16) & 0xff, val & 0xffff);
+        be2_ofl_wrb_doorbell(s, val);
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "%s: write of 0x%x to doorbell 0x%"
@@ -1257,6 +1278,7 @@ static void be2_realize(PCIDevice *pci, Error **errp)
         return;
     }
     pci_config_set_device_id(pci->config, s->devid);
+    be2_ofl_realize(s);
     qemu_macaddr_default_if_unset(&s->mac);
     s->vlan = VLAN_OFF;
 
@@ -1282,6 +1304,7 @@ static void be2_realize(PCIDevice *pci, Error **errp)
 
 static void be2_exit(PCIDevice *pci)
 {
+    be2_ofl_unrealize(BE2_ISCSI(pci));
     if (msix_present(pci)) {
         msix_unuse_all_vectors(pci);
         msix_uninit_exclusive_bar(pci);
@@ -1337,6 +1360,7 @@ static void be2_class_init(ObjectClass *klass, void *data)
     device_class_set_props(dc, be2_props);
     object_class_property_add_bool(klass, "link-down", get_link_down,
                                    set_link_down);
+    be2_ofl_class_init(klass);
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
 }
 

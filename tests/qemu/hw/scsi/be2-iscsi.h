@@ -23,6 +23,16 @@ OBJECT_DECLARE_SIMPLE_TYPE(Be2State, BE2_ISCSI)
 #define BE2_SGL_PAGES       (BE2_ICDS * 512 / 4096)
 #define BE2_MSIX_VECTORS    8
 
+/* completion status of a command */
+#define ST_OK               0
+#define ST_FAILED           1
+#define ST_ILLEGAL_REQUEST  2
+#define ST_ILLEGAL_FIELD    3
+#define ST_SHORT_BUFFER     4
+#define ST_BAD_LENGTH       0x74
+
+typedef struct Be2Conn Be2Conn;
+
 /*
  * A queue the host made in its memory: event, completion, MCC, default
  * PDU and WRB queues are all pages of fixed-size entries.
@@ -39,6 +49,7 @@ typedef struct Be2Queue {
     bool armed;
     int peer;                   /* CQ: its EQ index; MCCQ: its CQ index */
     bool latched;               /* EQ: interrupt raised, not yet cleared */
+    uint32_t spent;             /* DEFQ: taken, not yet told to the host */
 } Be2Queue;
 
 struct Be2State {
@@ -70,8 +81,39 @@ struct Be2State {
     bool dhcp;
     uint32_t vlan;
 
+    /* the offload engine: connections by CID */
+    Be2Conn *conn[BE2_CIDS];
+    uint32_t conn_handles;
+    QEMUBH *ofl_bh;
+
     /* faults */
     bool link_down;
+    bool unreachable;
+    bool unreachable_was;
+    uint32_t delay_ms;
+    uint32_t drop_responses;
 };
+
+/* be2-iscsi.c */
+bool be2_dma_read(Be2State *s, uint64_t addr, void *buf, size_t len,
+                  const char *what);
+bool be2_dma_write(Be2State *s, uint64_t addr, const void *buf, size_t len,
+                   const char *what);
+uint64_t be2_q_entry(const Be2Queue *q, uint32_t idx);
+bool be2_cq_post(Be2State *s, int i, const uint8_t *entry);
+unsigned be2_cq_room(Be2State *s, int i);
+
+/* be2-offload.c */
+uint32_t be2_ofl_connect(Be2State *s, uint8_t *p, uint32_t len);
+uint32_t be2_ofl_invalidate(Be2State *s, const uint8_t *p);
+uint32_t be2_ofl_upload(Be2State *s, const uint8_t *p);
+uint32_t be2_ofl_invalidate_icds(Be2State *s, const uint8_t *p, uint32_t len);
+void be2_ofl_wrb_doorbell(Be2State *s, uint32_t v);
+void be2_ofl_defq_posted(Be2State *s, unsigned ring, unsigned count);
+void be2_ofl_kick(Be2State *s);
+void be2_ofl_reset(Be2State *s);
+void be2_ofl_realize(Be2State *s);
+void be2_ofl_unrealize(Be2State *s);
+void be2_ofl_class_init(ObjectClass *klass);
 
 #endif

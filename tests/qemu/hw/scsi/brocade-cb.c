@@ -236,7 +236,8 @@ static inline uint32_t *reg(BcbState *s, hwaddr addr)
 static uint64_t msg_addr(const uint8_t *m, unsigned off)
 {
     /* 64-bit bus address, as two big-endian words, low word first */
-    return ldl_be_p(m + off) | (uint64_t)ldl_be_p(m + off + 4) << 32;
+    return (uint32_t)ldl_be_p(m + off) |
+           (uint64_t)(uint32_t)ldl_be_p(m + off + 4) << 32;
 }
 
 /* The PCI function of port fn: function 1 only if it was plugged in. */
