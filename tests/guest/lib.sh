@@ -83,3 +83,25 @@ qom_set() {
 host_check() {
 	echo "@@host $*"
 }
+
+# random_file FILE BYTES: data that differs everywhere
+random_file() {
+	dd if=/dev/urandom of="$1" bs="$2" count=1 iflag=fullblock 2>/dev/null ||
+		fail "cannot make $2 bytes of test data"
+}
+
+sha_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+# write_verify DISK OFFSET BYTES: random data written at OFFSET of
+# /dev/DISK with O_DIRECT and read back; in the current directory it
+# leaves DISK-OFFSET (what was written) and, if anything went wrong,
+# DISK-OFFSET.bad saying what.  Meant to run many at once in the background.
+write_verify() {
+	local d=$1 off=$2 size=$3 f=$1-$2
+	random_file "$f" "$size"
+	dd if="$f" of=/dev/"$d" bs="$size" seek="$off" oflag=direct,seek_bytes \
+		conv=notrunc,fsync 2>/dev/null || { echo "write $f failed" >"$f.bad"; return; }
+	dd if=/dev/"$d" of="$f.back" bs="$size" skip="$off" count=1 \
+		iflag=direct,skip_bytes 2>/dev/null || { echo "read $f failed" >"$f.bad"; return; }
+	cmp -s "$f" "$f.back" || echo "$f: read back differs" >"$f.bad"
+}

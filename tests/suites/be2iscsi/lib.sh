@@ -99,3 +99,73 @@ iface_set() {
 iface_attr() {
 	cat /sys/class/iscsi_iface/ipv4-iface-"$(be2_host_no)"-0/"$1" 2>/dev/null
 }
+
+# the portal the cases name (the model maps it to the host's tgtd)
+PORTAL=192.0.2.1:3260
+TARGET=iqn.2026-12.test.be2iscsi:disks
+
+# be2_iscsid: open-iscsi's daemon runs
+be2_iscsid() {
+	pgrep -x iscsid >/dev/null && return 0
+	iscsid || fail "iscsid did not start"
+	poll 10 test -S /run/iscsid.sock -o -e /var/run/iscsid.pid ||
+		true
+}
+
+# be2_node: the card has its address and open-iscsi knows the target's
+# node through the card's iface (settings back to iscsid.conf's)
+be2_node() {
+	local i
+	be2_up
+	[ "$(iface_attr ipaddress)" = "$IFACE_IP" ] ||
+		iface_set bootproto static ipaddress "$IFACE_IP" \
+			subnet_mask "$IFACE_MASK"
+	be2_iscsid
+	i=$(iface_name)
+	iscsiadm -m node -T "$TARGET" -p "$PORTAL" -o delete >/dev/null 2>&1
+	iscsiadm -m node -T "$TARGET" -p "$PORTAL" -I "$i" -o new >/dev/null ||
+		fail "iscsiadm could not add the node $TARGET at $PORTAL"
+}
+
+# be2_node_set NAME VALUE: a setting of the node
+be2_node_set() {
+	iscsiadm -m node -T "$TARGET" -p "$PORTAL" -o update -n "$1" -v "$2" ||
+		fail "iscsiadm could not set $1 = $2 on the node"
+}
+
+# be2_login: the session to the target is logged in (through the card,
+# with the node as be2_node made it unless the case made it already)
+be2_login() {
+	iscsiadm -m node -T "$TARGET" -p "$PORTAL" >/dev/null 2>&1 || be2_node
+	iscsiadm -m node -T "$TARGET" -p "$PORTAL" --login ||
+		fail "login to $TARGET at $PORTAL failed"
+}
+
+# be2_logout: the session is logged out and gone from sysfs
+be2_logout() {
+	iscsiadm -m node -T "$TARGET" -p "$PORTAL" --logout ||
+		fail "logout from $TARGET failed"
+	poll 30 no_session || fail "the session stayed after logout"
+}
+no_session() { ! be2_session >/dev/null; }
+
+# be2_session: the sysfs directory of the card's session
+be2_session() {
+	local s
+	for s in /sys/class/iscsi_session/session*; do
+		[ "$(cat "$s/targetname" 2>/dev/null)" = "$TARGET" ] &&
+			echo "$s" && return 0
+	done
+	return 1
+}
+
+# be2_disks: the sd devices of the session, "lun name" per line
+be2_disks() {
+	local s d
+	s=$(be2_session) || return 1
+	for d in "$s"/device/target*/*:*:*:*/block/*; do
+		[ -e "$d" ] || continue
+		echo "${d%/block/*}" | awk -F: '{ printf "%s ", $NF }'
+		basename "$d"
+	done
+}

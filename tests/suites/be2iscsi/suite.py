@@ -12,6 +12,7 @@ portal the guest names; the cases name 192.0.2.1:3260 (a documentation
 address) so that nothing could leave the machine even if it tried.
 """
 
+import hashlib
 import os
 import shutil
 import socket
@@ -24,7 +25,7 @@ WHERE = "guest"
 APPEND = ["slab_nomerge"]
 MODULES = ["be2iscsi", "iscsi_tcp", "virtio_pci", "virtio_scsi", "sd_mod", "sg"]
 TOOLS = ["iscsiadm", "iscsid", "lsscsi", "sg_inq", "dd", "cmp", "sha256sum",
-         "stat"]
+         "stat", "blockdev", "pgrep"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 TARGET = "iqn.2026-12.test.be2iscsi:disks"
@@ -129,6 +130,31 @@ def host_teardown(ctx, t):
         t.stop()
 
 
+def image_sha256(ctx, image, offset, length, digest):
+    """The bytes [offset, offset + length) of a LUN's backing file."""
+    path = os.path.join(_workdir(ctx), os.path.basename(image))
+    with open(path, "rb") as f:
+        f.seek(int(offset))
+        data = f.read(int(length))
+    if len(data) != int(length):
+        return f"{image}: only {len(data)} of {length} bytes at {offset}"
+    got = hashlib.sha256(data).hexdigest()
+    if got != digest:
+        return (f"{image} at {offset}+{length}: sha256 {got}, the guest "
+                f"wrote {digest}")
+    return None
+
+
+def target_param(ctx, name, value):
+    """A login parameter the target offers from now on."""
+    _target["t"].adm("--op", "update", "--mode", "target", "--tid", "1",
+                     "-n", name, "-v", value)
+    return None
+
+
+HOST_CHECKS = {"image-sha256": image_sha256, "target-param": target_param}
+
+
 def GUEST_FILES(ctx):
     d = _workdir(ctx)
     name = os.path.join(d, "initiatorname.iscsi")
@@ -153,5 +179,9 @@ def QEMU_ARGS(ctx):
 def cases():
     out = []
     for drv in ("mainline",):
-        out += [Case(f"be2iscsi/{drv}/up", "up.sh", timeout=180)]
+        out += [Case(f"be2iscsi/{drv}/up", "up.sh", timeout=180),
+                Case(f"be2iscsi/{drv}/login", "login.sh", timeout=240),
+                Case(f"be2iscsi/{drv}/data", "data.sh", "None", timeout=400),
+                Case(f"be2iscsi/{drv}/data-crc32c", "data.sh", "CRC32C",
+                     timeout=400)]
     return out

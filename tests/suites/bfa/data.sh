@@ -7,18 +7,6 @@
 bfa_up
 mkdir -p /tmp/data && cd /tmp/data || fail "no scratch space"
 
-# one job: write SIZE bytes at OFFSET (bytes) of disk D with O_DIRECT, read
-# them back, compare, and leave the sha256 for the host check
-job() {
-	local d=$1 off=$2 size=$3 f=$1-$2
-	random_file "$f" "$size"
-	dd if="$f" of=/dev/"$d" bs="$size" seek="$off" oflag=direct,seek_bytes \
-		conv=notrunc,fsync 2>/dev/null || { echo "write $f failed" >"$f.bad"; return; }
-	dd if=/dev/"$d" of="$f.back" bs="$size" skip="$off" count=1 \
-		iflag=direct,skip_bytes 2>/dev/null || { echo "read $f failed" >"$f.bad"; return; }
-	cmp -s "$f" "$f.back" || echo "$f: read back differs" >"$f.bad"
-}
-
 sizes="512 4096 65536 131072 1048576 4194304 12288 2560"
 jobs=0
 for x in $LUNS; do
@@ -27,8 +15,8 @@ for x in $LUNS; do
 	off=0
 	for size in $sizes; do
 		# 11 or 12 jobs per LUN: 35 in flight
-		job "$d" "$off" "$size" &
-		job "$d" $((off + 8388608)) "$size" &
+		write_verify "$d" "$off" "$size" &
+		write_verify "$d" $((off + 8388608)) "$size" &
 		off=$((off + 4194304 + 1048576))
 		jobs=$((jobs + 2))
 		[ "$off" -lt 16777216 ] || break

@@ -169,14 +169,6 @@ bfa_log_clean() {
 	[ -z "$bad" ] || fail "driver reported trouble: $bad"
 }
 
-# random_file FILE BYTES: data that differs everywhere
-random_file() {
-	dd if=/dev/urandom of="$1" bs="$2" count=1 iflag=fullblock 2>/dev/null ||
-		fail "cannot make $2 bytes of test data"
-}
-
-sha_of() { sha256sum "$1" | cut -d' ' -f1; }
-
 # irq_kinds: the interrupt types (IO-APIC, PCI-MSIX...) of the driver's
 # vectors in /proc/interrupts
 irq_kinds() {
