@@ -28,7 +28,6 @@ OBJECT_DECLARE_SIMPLE_TYPE(Be2State, BE2_ISCSI)
 #define ST_FAILED           1
 #define ST_ILLEGAL_REQUEST  2
 #define ST_ILLEGAL_FIELD    3
-#define ST_SHORT_BUFFER     4
 #define ST_BAD_LENGTH       0x74
 
 typedef struct Be2Conn Be2Conn;
@@ -89,7 +88,6 @@ struct Be2State {
     /* faults */
     bool link_down;
     bool unreachable;
-    bool unreachable_was;
     uint32_t delay_ms;
     uint32_t drop_responses;
 };

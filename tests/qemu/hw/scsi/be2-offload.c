@@ -54,9 +54,7 @@
 
 /* iSCSI opcodes (RFC 7143 11.1.1) */
 enum {
-    OP_NOP_OUT = 0x00, OP_SCSI_CMD = 0x01, OP_TMF_REQ = 0x02,
-    OP_LOGIN_REQ = 0x03, OP_TEXT_REQ = 0x04, OP_DATA_OUT = 0x05,
-    OP_LOGOUT_REQ = 0x06,
+    OP_NOP_OUT = 0x00, OP_SCSI_CMD = 0x01, OP_DATA_OUT = 0x05,
     OP_NOP_IN = 0x20, OP_SCSI_RSP = 0x21, OP_TMF_RSP = 0x22,
     OP_LOGIN_RSP = 0x23, OP_TEXT_RSP = 0x24, OP_DATA_IN = 0x25,
     OP_LOGOUT_RSP = 0x26, OP_R2T = 0x31, OP_ASYNC = 0x32, OP_REJECT = 0x3f,
@@ -767,7 +765,10 @@ static bool rx_pdu(Be2Conn *c)
     uint8_t *data = c->rx + hlen + (c->hd ? 4 : 0);
     bool bad_data = false;
 
-
+    /* room for what it may complete, checked before any work on it */
+    if (be2_cq_room(c->s, c->cq) < 4) {
+        return false;
+    }
     if (c->hd && ldl_le_p(c->rx + hlen) != digest(c->rx, hlen)) {
         warn_report("%s: header digest error from the target on connection "
                     "%u", TYPE_BE2_ISCSI, c->cid);
@@ -779,9 +780,6 @@ static bool rx_pdu(Be2Conn *c)
         warn_report("%s: data digest error from the target on connection "
                     "%u", TYPE_BE2_ISCSI, c->cid);
         bad_data = true;
-    }
-    if (be2_cq_room(c->s, c->cq) < 4) {
-        return false;
     }
     if (for_default_rings(c, bhs)) {
         if (bad_data) {
@@ -911,13 +909,13 @@ static void ofl_resume(void *opaque)
     for (i = 0; i < BE2_CIDS; i++) {
         Be2Conn *c = s->conn[i];
 
-        if (c && !c->held && (c->stalled || s->unreachable_was)) {
+        /* harmless for one that waited for nothing: recv says EAGAIN */
+        if (c && !c->held) {
             c->stalled = false;
             conn_flush(c);
             conn_readable(c);
         }
     }
-    s->unreachable_was = false;
 }
 
 void be2_ofl_kick(Be2State *s)
@@ -1171,11 +1169,10 @@ static void set_unreachable(Object *obj, bool v, Error **errp)
 {
     Be2State *s = BE2_ISCSI(obj);
 
-    if (s->unreachable && !v) {
-        s->unreachable_was = true;
+    s->unreachable = v;
+    if (!v) {
         be2_ofl_kick(s);
     }
-    s->unreachable = v;
 }
 
 static bool get_reset(Object *obj, Error **errp)
