@@ -105,3 +105,13 @@ write_verify() {
 		iflag=direct,skip_bytes 2>/dev/null || { echo "read $f failed" >"$f.bad"; return; }
 	cmp -s "$f" "$f.back" || echo "$f: read back differs" >"$f.bad"
 }
+
+# sysfs_find GLOB ATTR VALUE: the first directory of GLOB whose ATTR
+# reads VALUE
+sysfs_find() {
+	local d
+	for d in $1; do
+		[ "$(cat "$d/$2" 2>/dev/null)" = "$3" ] && echo "$d" && return 0
+	done
+	return 1
+}

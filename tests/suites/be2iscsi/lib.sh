@@ -19,14 +19,7 @@ BE2_DRIVER=${BE2_DRIVER%%/*}
 BE2_DEBIAN_KO=/lib/modules/$(uname -r)/kernel/drivers/scsi/be2iscsi/be2iscsi.ko
 
 # be2_host: the iscsi_host of the card (the one showing its MAC)
-be2_host() {
-	local h
-	for h in /sys/class/iscsi_host/host*; do
-		[ "$(cat "$h/hwaddress" 2>/dev/null)" = "$MAC" ] &&
-			echo "$h" && return 0
-	done
-	return 1
-}
+be2_host() { sysfs_find '/sys/class/iscsi_host/host*' hwaddress "$MAC"; }
 be2_host_no() { basename "$(be2_host)" | sed 's/^host//'; }
 
 link_up() {
@@ -104,12 +97,15 @@ iface_attr() {
 PORTAL=192.0.2.1:3260
 TARGET=iqn.2026-12.test.be2iscsi:disks
 
-# be2_iscsid: open-iscsi's daemon runs
+# be2_iscsid: open-iscsi's daemon runs and answers iscsiadm (which says
+# 20, "could not connect to iscsid", until it does)
+iscsid_answers() {
+	iscsiadm -m session >/dev/null 2>&1
+	[ $? -ne 20 ]
+}
 be2_iscsid() {
-	pgrep -x iscsid >/dev/null && return 0
-	iscsid || fail "iscsid did not start"
-	poll 10 test -S /run/iscsid.sock -o -e /var/run/iscsid.pid ||
-		true
+	pgrep -x iscsid >/dev/null || iscsid || fail "iscsid did not start"
+	poll 10 iscsid_answers || fail "iscsid does not answer within 10 s"
 }
 
 # be2_node: the card has its address and open-iscsi knows the target's
@@ -151,12 +147,7 @@ no_session() { ! be2_session >/dev/null; }
 
 # be2_session: the sysfs directory of the card's session
 be2_session() {
-	local s
-	for s in /sys/class/iscsi_session/session*; do
-		[ "$(cat "$s/targetname" 2>/dev/null)" = "$TARGET" ] &&
-			echo "$s" && return 0
-	done
-	return 1
+	sysfs_find '/sys/class/iscsi_session/session*' targetname "$TARGET"
 }
 
 # be2_disks: the sd devices of the session, "lun name" per line

@@ -19,12 +19,7 @@ LUNS="0:0:64 0:1:32 1:0:48"
 
 # fc_host [WWPN]: the fc_host of the HBA's port 0 (or of that port name)
 fc_host() {
-	local h
-	for h in /sys/class/fc_host/host*; do
-		[ "$(cat "$h/port_name" 2>/dev/null)" = "${1:-$HBA_WWPN}" ] &&
-			echo "$h" && return 0
-	done
-	return 1
+	sysfs_find '/sys/class/fc_host/host*' port_name "${1:-$HBA_WWPN}"
 }
 host_no() { basename "$(fc_host "$@")" | sed 's/^host//'; }
 
