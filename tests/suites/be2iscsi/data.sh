@@ -23,8 +23,7 @@ be2_login
 neg=$(iscsiadm -m session -P 2)
 expect_match "negotiated HeaderDigest" "HeaderDigest: $digest" "$neg"
 expect_match "negotiated DataDigest" "DataDigest: $digest" "$neg"
-two_disks() { [ "$(be2_disks | wc -l)" -ge 2 ]; }
-poll 30 two_disks || fail "the session has $(be2_disks | wc -l) disks, wanted 2"
+be2_two_disks
 
 mkdir -p /tmp/data && cd /tmp/data && rm -f ./* || fail "no scratch space"
 sizes="512 4096 2560 65536 131072 12288 1048576 4194304"
@@ -50,18 +49,11 @@ while read -r lun d; do
 	echo "$lun" >"$d.lun"
 done <disks
 wait
-bad=$(cat ./*.bad 2>/dev/null || true)
-[ -z "$bad" ] || fail "$bad"
+no_bad
 echo "ok: $jobs writes read back identical"
 
 # the host sees the same bytes in the target's backing files
-for f in sd*-[0-9]*; do
-	case $f in *.back|*.bad|*.lun) continue ;; esac
-	d=${f%%-*}; off=${f#*-}
-	host_check image-sha256 "lun-$(cat "$d.lun").img" "$off" \
-		"$(stat -c %s "$f")" "$(sha_of "$f")"
-done
-host_sync
+host_verify
 
 be2_logout
 if [ "$digest" = CRC32C ]; then

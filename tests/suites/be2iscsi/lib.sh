@@ -108,16 +108,23 @@ be2_iscsid() {
 	poll 10 iscsid_answers || fail "iscsid does not answer within 10 s"
 }
 
-# be2_node: the card has its address and open-iscsi knows the target's
-# node through the card's iface (settings back to iscsid.conf's)
-be2_node() {
-	local i
+# be2_ready: the card is up with the cases' address and iscsid answers
+be2_ready() {
 	be2_up
 	[ "$(iface_attr ipaddress)" = "$IFACE_IP" ] ||
 		iface_set bootproto static ipaddress "$IFACE_IP" \
 			subnet_mask "$IFACE_MASK"
 	be2_iscsid
+}
+
+# be2_node: be2_ready, and open-iscsi knows the target's node through the
+# card's iface afresh (settings back to iscsid.conf's, no session left
+# over from a case that failed)
+be2_node() {
+	local i
+	be2_ready
 	i=$(iface_name)
+	! be2_session >/dev/null || be2_logout
 	iscsiadm -m node -T "$TARGET" -p "$PORTAL" -o delete >/dev/null 2>&1
 	iscsiadm -m node -T "$TARGET" -p "$PORTAL" -I "$i" -o new >/dev/null ||
 		fail "iscsiadm could not add the node $TARGET at $PORTAL"
@@ -129,9 +136,11 @@ be2_node_set() {
 		fail "iscsiadm could not set $1 = $2 on the node"
 }
 
-# be2_login: the session to the target is logged in (through the card,
-# with the node as be2_node made it unless the case made it already)
+# be2_login: the session to the target is logged in through the card,
+# with the node as the case made it (be2_node's if it made none); the
+# card is readied first, whatever an earlier case left unloaded
 be2_login() {
+	be2_ready
 	iscsiadm -m node -T "$TARGET" -p "$PORTAL" >/dev/null 2>&1 || be2_node
 	iscsiadm -m node -T "$TARGET" -p "$PORTAL" --login ||
 		fail "login to $TARGET at $PORTAL failed"
@@ -159,4 +168,32 @@ be2_disks() {
 		echo "${d%/block/*}" | awk -F: '{ printf "%s ", $NF }'
 		basename "$d"
 	done
+}
+
+# be2_two_disks: the session shows both of the target's LUNs within 30 s
+has_two_disks() { [ "$(be2_disks | wc -l)" -ge 2 ]; }
+be2_two_disks() {
+	poll 30 has_two_disks ||
+		fail "the session has $(be2_disks | wc -l) disks, wanted 2"
+}
+
+# host_verify: the host finds in the target's backing files what every
+# DISK-OFFSET file of the current directory holds (see write_verify and
+# the DISK.lun files the case leaves)
+host_verify() {
+	local f d
+	for f in sd*-[0-9]*; do
+		case $f in *.back | *.bad | *.lun) continue ;; esac
+		d=${f%%-*}
+		host_check image-sha256 "lun-$(cat "$d.lun").img" "${f#*-}" \
+			"$(stat -c %s "$f")" "$(sha_of "$f")"
+	done
+	host_sync
+}
+
+# no_bad: no write_verify job of the current directory reported trouble
+no_bad() {
+	local bad
+	bad=$(cat ./*.bad 2>/dev/null || true)
+	[ -z "$bad" ] || fail "$bad"
 }

@@ -24,9 +24,7 @@ c=$(ls -d /sys/class/iscsi_connection/connection"${s##*session}":* | head -1)
 expect_eq "connection address" "${PORTAL%:*}" "$(cat "$c/persistent_address")"
 iscsiadm -m session -P 3
 
-two_disks() { [ "$(be2_disks | wc -l)" -ge 2 ]; }
-poll 30 two_disks ||
-	fail "the session has $(be2_disks | wc -l) disks, wanted 2"
+be2_two_disks
 be2_disks
 for want in "1 $((64 << 20))" "2 $((32 << 20))"; do
 	lun=${want% *}

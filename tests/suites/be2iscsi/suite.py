@@ -152,7 +152,21 @@ def target_param(ctx, name, value):
     return None
 
 
-HOST_CHECKS = {"image-sha256": image_sha256, "target-param": target_param}
+def target_stop(ctx):
+    """tgtd goes away, as a target restarting does (its connections
+    close)."""
+    _target["t"].stop()
+    return None
+
+
+def target_start(ctx):
+    """tgtd is back on the same portal with the same target and LUNs."""
+    _target["t"].start()
+    return None
+
+
+HOST_CHECKS = {"image-sha256": image_sha256, "target-param": target_param,
+               "target-stop": target_stop, "target-start": target_start}
 
 
 def GUEST_FILES(ctx):
@@ -183,5 +197,10 @@ def cases():
                 Case(f"be2iscsi/{drv}/login", "login.sh", timeout=240),
                 Case(f"be2iscsi/{drv}/data", "data.sh", "None", timeout=400),
                 Case(f"be2iscsi/{drv}/data-crc32c", "data.sh", "CRC32C",
-                     timeout=400)]
+                     timeout=400),
+                Case(f"be2iscsi/{drv}/target-restart", "restart.sh",
+                     timeout=300),
+                Case(f"be2iscsi/{drv}/faults", "faults.sh", timeout=400),
+                # last: it leaves a driver loaded afresh
+                Case(f"be2iscsi/{drv}/reload-10", "reload.sh", timeout=400)]
     return out

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# be2iscsi/<driver>/target-restart: tgtd goes away while writes are in
+# flight on both LUNs and comes back; the session fails, is re-established
+# within replacement_timeout (30 s, iscsid.conf) and every write
+# completes.  Each job writes its region twice with different data, so a
+# stale first write replayed after the second would show: the host's
+# backing files must hold exactly the second data.
+. /harness/suite/lib.sh
+
+klog_mark
+be2_node
+be2_login
+be2_two_disks
+s=$(be2_session)
+
+mkdir -p /tmp/restart && cd /tmp/restart && rm -f ./* || fail "no scratch space"
+be2_disks >disks
+twice() { write_verify "$@" && write_verify "$@"; }
+while read -r lun d; do
+	echo "$lun" >"$d.lun"
+	for slot in 0 1 2 3 4 5; do
+		twice "$d" $((slot * 4194304)) 4194304 &
+	done
+done <disks
+
+# the target stops once commands are on the wire
+busy() { grep -qv '^ *0 *0$' /sys/block/sd*/inflight 2>/dev/null; }
+poll 30 busy || fail "no command was in flight within 30 s"
+host_check target-stop
+host_sync
+failed() { [ "$(cat "$s/state")" = FAILED ]; }
+poll 30 failed || fail "the session stayed $(cat "$s/state") with the target gone"
+echo "ok: session FAILED with tgtd stopped"
+host_check target-start
+host_sync
+back() { [ "$(cat "$s/state")" = LOGGED_IN ]; }
+poll 40 back || fail "the session is $(cat "$s/state") 40 s after tgtd came back"
+echo "ok: session LOGGED_IN again"
+wait
+no_bad
+echo "ok: $(ls ./*.back | wc -l) writes read back identical"
+host_verify
+
+expect_match "the driver saw the connection fail" "detected conn error" "$(klog_since)"
+be2_logout
