@@ -12,17 +12,7 @@
 . /harness/suite/lib.sh
 
 klog_mark
-be2_node
-be2_login
-be2_two_disks
-s=$(be2_session)
-state() { cat "$s/state"; }
-is_state() { [ "$(state)" = "$1" ]; }
-
-mkdir -p /tmp/faults && cd /tmp/faults && rm -f ./* || fail "no scratch space"
-be2_disks >disks
-while read -r lun d; do echo "$lun" >"$d.lun"; done <disks
-busy() { grep -qv '^ *0 *0$' /sys/block/sd*/inflight 2>/dev/null; }
+be2_logged_in /tmp/faults
 # load BASE: per disk, four jobs each writing its own 4 MiB region at
 # BASE MiB and reading it back, over and over until unload
 keep_writing() {
@@ -52,17 +42,17 @@ load 0
 qom_set "$CARD" reset-connections true
 conn_error() { klog_since | grep -q 'detected conn error'; }
 poll 20 conn_error || fail "no connection error reported after the reset"
-poll 40 is_state LOGGED_IN || fail "the session is $(state) 40 s after the reset"
+poll 40 session_is LOGGED_IN || fail "the session is $(session_state) 40 s after the reset"
 unload
 echo "ok: connection reset survived"
 
 # 2. the target unreachable: the NOP-Outs go unanswered
 load 16
 qom_set "$CARD" target-unreachable true
-poll 30 is_state FAILED || fail "the session stayed $(state) with the target unreachable"
+poll 30 session_is FAILED || fail "the session stayed $(session_state) with the target unreachable"
 echo "ok: session FAILED with the target unreachable"
 qom_set "$CARD" target-unreachable false
-poll 40 is_state LOGGED_IN || fail "the session is $(state) 40 s after the path came back"
+poll 40 session_is LOGGED_IN || fail "the session is $(session_state) 40 s after the path came back"
 unload
 echo "ok: unreachable target survived"
 
@@ -89,7 +79,7 @@ no_bad
 after=$(($(cat /sys/block/"$d"/device/iotmo_cnt)))
 [ "$after" -gt "$before" ] ||
 	fail "no command timed out with a response dropped (iotmo_cnt $before -> $after)"
-is_state LOGGED_IN || fail "the session is $(state) after the timeout"
+session_is LOGGED_IN || fail "the session is $(session_state) after the timeout"
 echo "ok: dropped response recovered by error handling"
 
 host_verify

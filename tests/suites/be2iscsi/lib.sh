@@ -177,6 +177,26 @@ be2_two_disks() {
 		fail "the session has $(be2_disks | wc -l) disks, wanted 2"
 }
 
+# be2_logged_in DIR: a fresh node logged in with both disks, and DIR a
+# clean current directory holding "disks" (be2_disks) and a DISK.lun file
+# per disk, for write_verify jobs and host_verify
+be2_logged_in() {
+	local lun d
+	be2_node
+	be2_login
+	be2_two_disks
+	mkdir -p "$1" && cd "$1" && rm -f ./* || fail "no scratch space in $1"
+	be2_disks >disks
+	while read -r lun d; do echo "$lun" >"$d.lun"; done <disks
+}
+
+# session_state, session_is STATE: the state of the card's session
+session_state() { cat "$(be2_session)/state" 2>/dev/null; }
+session_is() { [ "$(session_state)" = "$1" ]; }
+
+# busy: some command is in flight on some disk
+busy() { grep -qv '^ *0 *0$' /sys/block/sd*/inflight 2>/dev/null; }
+
 # host_verify: the host finds in the target's backing files what every
 # DISK-OFFSET file of the current directory holds (see write_verify and
 # the DISK.lun files the case leaves)

@@ -8,33 +8,25 @@
 . /harness/suite/lib.sh
 
 klog_mark
-be2_node
-be2_login
-be2_two_disks
-s=$(be2_session)
-
-mkdir -p /tmp/restart && cd /tmp/restart && rm -f ./* || fail "no scratch space"
-be2_disks >disks
+be2_logged_in /tmp/restart
 twice() { write_verify "$@" && write_verify "$@"; }
 while read -r lun d; do
-	echo "$lun" >"$d.lun"
 	for slot in 0 1 2 3 4 5; do
 		twice "$d" $((slot * 4194304)) 4194304 &
 	done
 done <disks
 
 # the target stops once commands are on the wire
-busy() { grep -qv '^ *0 *0$' /sys/block/sd*/inflight 2>/dev/null; }
 poll 30 busy || fail "no command was in flight within 30 s"
 host_check target-stop
 host_sync
-failed() { [ "$(cat "$s/state")" = FAILED ]; }
-poll 30 failed || fail "the session stayed $(cat "$s/state") with the target gone"
+poll 30 session_is FAILED ||
+	fail "the session stayed $(session_state) with the target gone"
 echo "ok: session FAILED with tgtd stopped"
 host_check target-start
 host_sync
-back() { [ "$(cat "$s/state")" = LOGGED_IN ]; }
-poll 40 back || fail "the session is $(cat "$s/state") 40 s after tgtd came back"
+poll 40 session_is LOGGED_IN ||
+	fail "the session is $(session_state) 40 s after tgtd came back"
 echo "ok: session LOGGED_IN again"
 wait
 no_bad
