@@ -29,7 +29,7 @@ load() {
 			keep_writing "$d" $((($1 + slot * 4) << 20)) 4194304 &
 		done
 	done <disks
-	poll 30 busy || fail "no command was in flight within 30 s"
+	be2_wait_busy
 }
 unload() {
 	touch stop

@@ -170,11 +170,18 @@ be2_disks() {
 	done
 }
 
-# be2_two_disks: the session shows both of the target's LUNs within 30 s
-has_two_disks() { [ "$(be2_disks | wc -l)" -ge 2 ]; }
+# be2_two_disks: the session shows both of the target's LUNs within 30 s,
+# each with its block device node (devtmpfs makes it after sysfs shows
+# the disk; a dd to a missing node would write a file instead)
+has_two_disks() {
+	[ "$(be2_disks | while read -r lun d; do
+		[ ! -b "/dev/$d" ] || echo "$d"
+	done | wc -l)" -ge 2 ]
+}
 be2_two_disks() {
 	poll 30 has_two_disks ||
-		fail "the session has $(be2_disks | wc -l) disks, wanted 2"
+		fail "the session has $(be2_disks | wc -l) disks with nodes" \
+			"$(ls -l /dev/sd* 2>&1 | tr '\n' ' '), wanted 2"
 }
 
 # be2_logged_in DIR: a fresh node logged in with both disks, and DIR a
@@ -196,6 +203,21 @@ session_is() { [ "$(session_state)" = "$1" ]; }
 
 # busy: some command is in flight on some disk
 busy() { grep -qv '^ *0 *0$' /sys/block/sd*/inflight 2>/dev/null; }
+
+# be2_wait_busy: the write_verify jobs of the current directory have
+# commands in flight within 30 s; if not, the failure shows what the jobs
+# reported and what state the disks and the session are in
+be2_wait_busy() {
+	local lun d why=""
+	poll 30 busy && return 0
+	while read -r lun d; do
+		why="$why $d: state $(cat /sys/block/"$d"/device/state),"
+		why="$why inflight$(tr -s ' ' </sys/block/"$d"/inflight),"
+		why="$why stat$(tr -s ' ' </sys/block/"$d"/stat);"
+	done <disks
+	fail "no command was in flight within 30 s; session" \
+		"$(session_state);$why jobs said: $(cat ./*.bad 2>/dev/null | tr '\n' ' ')"
+}
 
 # host_verify: the host finds in the target's backing files what every
 # DISK-OFFSET file of the current directory holds (see write_verify and

@@ -17,7 +17,7 @@ while read -r lun d; do
 done <disks
 
 # the target stops once commands are on the wire
-poll 30 busy || fail "no command was in flight within 30 s"
+be2_wait_busy
 host_check target-stop
 host_sync
 poll 30 session_is FAILED ||
