@@ -5,6 +5,12 @@ real target behind it.  be2iscsi/mainline/* runs Debian's be2iscsi.ko on
 the model: the model counts only when the driver nobody here wrote takes
 it for the card.
 
+be2iscsi/iscsi_tcp/data logs the same guest in to the same tgtd through
+the software initiator over a virtio NIC, the peer of the card.  The NIC's
+user-mode network is restricted (restrict=on: no route out); its one
+forward, 10.0.2.100:3260, runs socat to tgtd's loopback portal for every
+connection the guest opens.
+
 The host runs tgt's tgtd for the suite, listening on 127.0.0.1 only (on a
 port free at the time), with one target whose LUNs are files under the
 run's results folder.  The model's offload engine connects there whatever
@@ -23,9 +29,13 @@ from cases import Case
 
 WHERE = "guest"
 APPEND = ["slab_nomerge"]
-MODULES = ["be2iscsi", "iscsi_tcp", "virtio_pci", "virtio_scsi", "sd_mod", "sg"]
+MODULES = ["be2iscsi", "iscsi_tcp", "virtio_pci", "virtio_scsi", "virtio_net",
+           "crc32c_generic", "sd_mod", "sg"]
 TOOLS = ["iscsiadm", "iscsid", "lsscsi", "sg_inq", "dd", "cmp", "sha256sum",
          "stat", "blockdev", "pgrep"]
+# the software initiator's NIC (tcp.sh)
+NIC_MAC = "52:54:00:be:02:01"
+TCP_PORTAL = "10.0.2.100:3260"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 TARGET = "iqn.2026-12.test.be2iscsi:disks"
@@ -114,8 +124,9 @@ _target = {}
 
 
 def host_setup(ctx):
-    if not shutil.which("tgtd"):
-        raise RuntimeError("tgtd is missing: scripts/deps installs tgt")
+    for tool, pkg in (("tgtd", "tgt"), ("socat", "socat")):
+        if not shutil.which(tool):
+            raise RuntimeError(f"{tool} is missing: scripts/deps installs {pkg}")
     t = Target(ctx)
     for lun, mib in LUNS:
         with open(t.image(lun), "wb") as f:
@@ -187,7 +198,12 @@ def QEMU_ARGS(ctx):
             # to host 0 ("Can't find host_no")
             "-device", "virtio-scsi-pci,id=boot,addr=6.0",
             "-device", f"be2-iscsi,id=be0,addr=5.0,mac={MAC},"
-            f"target=127.0.0.1:{t.port}"]
+            f"target=127.0.0.1:{t.port}",
+            "-netdev", "user,id=net0,restrict=on,guestfwd=tcp:"
+            f"{TCP_PORTAL}-cmd:socat - TCP:127.0.0.1:{t.port}",
+            # no option ROM: the guest boots from -kernel, not the NIC
+            "-device", f"virtio-net-pci,netdev=net0,addr=7.0,romfile=,"
+            f"mac={NIC_MAC}"]
 
 
 def cases():
@@ -203,4 +219,6 @@ def cases():
                 Case(f"be2iscsi/{drv}/faults", "faults.sh", timeout=400),
                 # last: it leaves a driver loaded afresh
                 Case(f"be2iscsi/{drv}/reload-10", "reload.sh", timeout=400)]
+    out.append(Case("be2iscsi/iscsi_tcp/data", "tcp.sh", NIC_MAC, TCP_PORTAL,
+                    timeout=300))
     return out
