@@ -82,18 +82,28 @@ class Suite:
         return list(self.qemu_args)
 
 
+SUITES_DIR = os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "suites")
+
+
+def suite_module(name, root=SUITES_DIR):
+    """The suite.py of tests/suites/<name> as a module, for a suite (a demo
+    or a benchmark, say) that boots another suite's guest."""
+    spec_file = os.path.join(root, name, "suite.py")
+    spec = importlib.util.spec_from_file_location(f"suite_{name}", spec_file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def load_suites(root):
     """Every suite under root (tests/suites), in name order."""
     suites = []
     for name in sorted(os.listdir(root)):
         path = os.path.join(root, name)
-        spec_file = os.path.join(path, "suite.py")
-        if not os.path.isfile(spec_file):
+        if not os.path.isfile(os.path.join(path, "suite.py")):
             continue
-        spec = importlib.util.spec_from_file_location(f"suite_{name}", spec_file)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        suites.append(Suite(name, path, module))
+        suites.append(Suite(name, path, suite_module(name, root)))
     return suites
 
 

@@ -6,16 +6,11 @@ behind a virtio-scsi controller of the same QEMU build.  fio runs the same
 jobs on the null LUN through our bfa.ko, Debian's bfa.ko and virtio-scsi
 in one boot, and the case prints the ratios."""
 
-import importlib.util
 import os
 
-from cases import Case
+from cases import Case, suite_module
 
-_spec = importlib.util.spec_from_file_location(
-    "bfa_suite", os.path.join(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))), "bfa", "suite.py"))
-_bfa = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_bfa)
+_bfa = suite_module("bfa")
 
 WHERE = "guest"
 APPEND = _bfa.APPEND

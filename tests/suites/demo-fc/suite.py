@@ -3,16 +3,11 @@
 of the bfa/ suite (same HBA, LUNs and firmware image) with Debian's bfa.ko,
 as an administrator looks at it."""
 
-import importlib.util
 import os
 
-from cases import Case
+from cases import Case, suite_module
 
-_spec = importlib.util.spec_from_file_location(
-    "bfa_suite", os.path.join(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))), "bfa", "suite.py"))
-_bfa = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_bfa)
+_bfa = suite_module("bfa")
 
 WHERE = "guest"
 DEMO = True
