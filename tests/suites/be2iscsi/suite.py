@@ -3,7 +3,9 @@
 (tests/qemu/hw/scsi/be2-iscsi.c) with an iSCSI driver in the guest and a
 real target behind it.  be2iscsi/mainline/* runs Debian's be2iscsi.ko on
 the model: the model counts only when the driver nobody here wrote takes
-it for the card.
+it for the card.  be2iscsi/ours/* runs the same cases with the tree's
+driver, and more of its own (ours.sh); be2iscsi/compare/session logs in
+through both and compares what each shows.
 
 be2iscsi/iscsi_tcp/data logs the same guest in to the same tgtd through
 the software initiator over a virtio NIC, the peer of the card.  The NIC's
@@ -208,7 +210,7 @@ def QEMU_ARGS(ctx):
 
 def cases():
     out = []
-    for drv in ("mainline",):
+    for drv in ("mainline", "ours"):
         out += [Case(f"be2iscsi/{drv}/up", "up.sh", timeout=180),
                 Case(f"be2iscsi/{drv}/login", "login.sh", timeout=240),
                 Case(f"be2iscsi/{drv}/data", "data.sh", "None", timeout=400),
@@ -219,6 +221,12 @@ def cases():
                 Case(f"be2iscsi/{drv}/faults", "faults.sh", timeout=400),
                 # last: it leaves a driver loaded afresh
                 Case(f"be2iscsi/{drv}/reload-10", "reload.sh", timeout=400)]
+    # ours beyond that: INTx, leaks over reloads, refused input, and the
+    # two drivers side by side
+    for mode in ("intx", "reload-20", "refuse"):
+        out.append(Case(f"be2iscsi/ours/{mode}", "ours.sh", mode,
+                        timeout=600))
+    out.append(Case("be2iscsi/compare/session", "compare.sh", timeout=400))
     out.append(Case("be2iscsi/iscsi_tcp/data", "tcp.sh", NIC_MAC, TCP_PORTAL,
                     timeout=300))
     return out
