@@ -64,7 +64,7 @@ static int be2_mbox_post(struct be2_hba *hba)
 	return le32_to_cpu(hba->mbox->cqe.status) & 0xffff;
 }
 
-int be2_mbox_cmd(struct be2_hba *hba, struct be2_mcc_wrb *wrb)
+static int be2_mbox_cmd(struct be2_hba *hba, struct be2_mcc_wrb *wrb)
 {
 	int rc;
 
@@ -131,8 +131,8 @@ out:
  * Post a WRB on the MCC ring; the embedded response comes back into wrb.
  * A non-embedded command travels in hba->cmd_buf (big, big_len).
  */
-int be2_mcc_cmd(struct be2_hba *hba, struct be2_mcc_wrb *wrb, void *big,
-		u32 big_len)
+static int be2_mcc_cmd(struct be2_hba *hba, struct be2_mcc_wrb *wrb,
+		       void *big, u32 big_len)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(BE2_CMD_TIMEOUT_MS);
 	struct be2_mcc_slot *slot;

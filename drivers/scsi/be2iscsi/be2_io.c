@@ -128,10 +128,9 @@ static int be2_xmit_io(struct be2_conn *bc, struct iscsi_task *task)
 		be2_sge_set(&sgl[2 + i], sg_dma_address(sg), len, off,
 			    i == n - 1);
 		if (i < 2) {
-			/* the first two also in the WRB itself */
+			/* the first two also in the WRB, laid out as in the SGL */
 			be2_sge_set((struct be2_sge *)&w->dw[8 + 4 * i],
 				    sg_dma_address(sg), len, off, i == n - 1);
-			/* the WRB's elements: address hi, lo as in the SGL */
 		}
 		off += len;
 	}

@@ -405,9 +405,6 @@ void be2_hw_irq_teardown(struct be2_hba *hba);
 /* be2_cmd.c */
 void *be2_cmd_init(struct be2_hba *hba, struct be2_mcc_wrb *wrb, u8 sub,
 		   u8 op, u32 len);
-int be2_mbox_cmd(struct be2_hba *hba, struct be2_mcc_wrb *wrb);
-int be2_mcc_cmd(struct be2_hba *hba, struct be2_mcc_wrb *wrb, void *big,
-		u32 big_len);
 int be2_cmd(struct be2_hba *hba, u8 sub, u8 op, void *req, u32 len);
 void be2_mcc_process(struct be2_hba *hba);
 void be2_mcc_fail_all(struct be2_hba *hba);
