@@ -16,6 +16,7 @@
 #include "qemu/cutils.h"
 #include "qemu/log.h"
 #include "qemu/module.h"
+#include "qemu/timer.h"
 #include "qapi/error.h"
 #include "hw/pci/msix.h"
 #include "hw/qdev-properties.h"
@@ -195,10 +196,20 @@ static void be2_eq_kick(Be2State *s, int i)
     PCIDevice *pci = PCI_DEVICE(s);
     Be2Queue *eq = &s->eq[i];
 
+    int64_t now, due;
+
     if (!eq->live || !eq->armed || !eq->pending ||
         !(s->membar_ctrl & MEMBAR_INT_ENABLE)) {
         return;
     }
+    now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    due = eq->irq_at + (int64_t)eq->delay_mult * BE2_EQ_DELAY_NS;
+    if (eq->delay_mult && now < due) {
+        /* the EQ's delay holds it back; the events wait with it */
+        timer_mod_anticipate_ns(s->eq_timer, due);
+        return;
+    }
+    eq->irq_at = now;
     eq->armed = false;
     if (msix_enabled(pci)) {
         if (i < BE2_MSIX_VECTORS) {
@@ -207,6 +218,17 @@ static void be2_eq_kick(Be2State *s, int i)
     } else {
         eq->latched = true;
         be2_intx_update(s);
+    }
+}
+
+/* An EQ interrupt the delay held back may be due now. */
+static void be2_eq_timer(void *opaque)
+{
+    Be2State *s = opaque;
+    int i;
+
+    for (i = 0; i < BE2_MAX_EQ; i++) {
+        be2_eq_kick(s, i);
     }
 }
 
@@ -341,6 +363,7 @@ static void be2_link_event(Be2State *s)
 static void be2_forget_all(Be2State *s)
 {
     be2_ofl_reset(s);
+    timer_del(s->eq_timer);
     memset(s->eq, 0, sizeof(s->eq));
     memset(s->cq, 0, sizeof(s->cq));
     memset(&s->mccq, 0, sizeof(s->mccq));
@@ -445,8 +468,31 @@ static uint32_t cmd_eq_create(Be2State *s, Be2Cmd *c)
     }
     s->eq[i].id = i;
     s->eq[i].armed = dw1 & (1u << 31);
+    s->eq[i].delay_mult = (ldl_le_p(c->p + 28) >> 13) & 0x3ff;
     stw_le_p(c->p + 16, i);
     c->resp_len = 20;
+    return ST_OK;
+}
+
+/* New delays for n EQs: (EQ id, phase, multiplier) each; all or none. */
+static uint32_t cmd_eq_delay(Be2State *s, const uint8_t *e, uint32_t n)
+{
+    uint32_t i, id, mult;
+
+    for (i = 0; i < n; i++) {
+        id = ldl_le_p(e + 12 * i);
+        mult = ldl_le_p(e + 12 * i + 8);
+        if (id >= BE2_MAX_EQ || !s->eq[id].live || mult > 0x3ff) {
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: delay %u for event queue "
+                          "%u\n", TYPE_BE2_ISCSI, mult, id);
+            return ST_ILLEGAL_FIELD;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        id = ldl_le_p(e + 12 * i);
+        s->eq[id].delay_mult = ldl_le_p(e + 12 * i + 8);
+        be2_eq_kick(s, id);
+    }
     return ST_OK;
 }
 
@@ -876,7 +922,7 @@ static uint32_t be2_common(Be2State *s, Be2Cmd *c)
             return ST_ILLEGAL_FIELD;
         }
         NEED(c, 20 + 12 * n);
-        return ST_OK;
+        return cmd_eq_delay(s, c->p + 20, n);
     }
     case OP_TCP_UPLOAD:
         NEED(c, 24);
@@ -1045,6 +1091,8 @@ static void be2_mailbox(Be2State *s, uint64_t pa)
     uint8_t mb[MBOX_BYTES];
     uint32_t st;
 
+    /* the WRBs posted before the command, first */
+    be2_ofl_run_doorbells(s);
     if (!be2_dma_read(s, pa, mb, sizeof(mb), "mailbox")) {
         return;
     }
@@ -1080,6 +1128,7 @@ static void be2_mcc_doorbell(Be2State *s, uint32_t v)
                       "%u\n", TYPE_BE2_ISCSI, n, q->entries);
         return;
     }
+    be2_ofl_run_doorbells(s);
     while (n--) {
         pa = be2_q_entry(q, q->head);
         q->head = (q->head + 1) % q->entries;
@@ -1279,6 +1328,7 @@ static void be2_realize(PCIDevice *pci, Error **errp)
     }
     pci_config_set_device_id(pci->config, s->devid);
     be2_ofl_realize(s);
+    s->eq_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, be2_eq_timer, s);
     qemu_macaddr_default_if_unset(&s->mac);
     s->vlan = VLAN_OFF;
 
@@ -1304,7 +1354,11 @@ static void be2_realize(PCIDevice *pci, Error **errp)
 
 static void be2_exit(PCIDevice *pci)
 {
-    be2_ofl_unrealize(BE2_ISCSI(pci));
+    Be2State *s = BE2_ISCSI(pci);
+
+    be2_ofl_unrealize(s);
+    timer_free(s->eq_timer);
+    s->eq_timer = NULL;
     if (msix_present(pci)) {
         msix_unuse_all_vectors(pci);
         msix_uninit_exclusive_bar(pci);

@@ -49,7 +49,13 @@ typedef struct Be2Queue {
     int peer;                   /* CQ: its EQ index; MCCQ: its CQ index */
     bool latched;               /* EQ: interrupt raised, not yet cleared */
     uint32_t spent;             /* DEFQ: taken, not yet told to the host */
+    uint32_t delay_mult;        /* EQ: interrupts at least this many */
+                                /* BE2_EQ_DELAY_NS apart; 0: at once */
+    int64_t irq_at;             /* EQ: when it last interrupted */
 } Be2Queue;
+
+#define BE2_EQ_DELAY_NS     1536
+#define BE2_WRB_DB_SLOTS    1024
 
 struct Be2State {
     PCIDevice parent_obj;
@@ -84,6 +90,11 @@ struct Be2State {
     Be2Conn *conn[BE2_CIDS];
     uint32_t conn_handles;
     QEMUBH *ofl_bh;
+    /* WRB doorbells the engine has not taken yet, oldest first */
+    uint32_t wrb_db[BE2_WRB_DB_SLOTS];
+    unsigned wrb_db_first, wrb_db_count;
+    QEMUBH *wrb_bh;
+    QEMUTimer *eq_timer;        /* the next held EQ interrupt is due */
 
     /* faults */
     bool link_down;
@@ -107,6 +118,7 @@ uint32_t be2_ofl_invalidate(Be2State *s, const uint8_t *p);
 uint32_t be2_ofl_upload(Be2State *s, const uint8_t *p);
 uint32_t be2_ofl_invalidate_icds(Be2State *s, const uint8_t *p, uint32_t len);
 void be2_ofl_wrb_doorbell(Be2State *s, uint32_t v);
+void be2_ofl_run_doorbells(Be2State *s);
 void be2_ofl_defq_posted(Be2State *s, unsigned ring, unsigned count);
 void be2_ofl_kick(Be2State *s);
 void be2_ofl_reset(Be2State *s);

@@ -544,7 +544,40 @@ void be2_ofl_wrb_doorbell(Be2State *s, uint32_t v)
         qemu_log_mask(LOG_GUEST_ERROR, "%s: %u WRBs in one doorbell\n",
                       TYPE_BE2_ISCSI, v >> 24);
     }
-    wrb_post(s->conn[cid], idx);
+    /*
+     * The engine takes the WRB after the posted write has gone, as the
+     * card's processor does: the host does not wait for it.
+     */
+    if (s->wrb_db_count == BE2_WRB_DB_SLOTS) {
+        be2_ofl_run_doorbells(s);
+    }
+    s->wrb_db[(s->wrb_db_first + s->wrb_db_count) % BE2_WRB_DB_SLOTS] = v;
+    s->wrb_db_count++;
+    qemu_bh_schedule(s->wrb_bh);
+}
+
+/*
+ * Carry out the WRB doorbells not taken yet, in the order of posting; a
+ * command on the mailbox or the MCC ring runs this first, so that it sees
+ * every WRB the host posted before it.
+ */
+void be2_ofl_run_doorbells(Be2State *s)
+{
+    while (s->wrb_db_count) {
+        uint32_t v = s->wrb_db[s->wrb_db_first];
+        unsigned cid = v & 0xffff;
+
+        s->wrb_db_first = (s->wrb_db_first + 1) % BE2_WRB_DB_SLOTS;
+        s->wrb_db_count--;
+        if (cid < BE2_CIDS && s->conn[cid]) {
+            wrb_post(s->conn[cid], (v >> 16) & 0xff);
+        }
+    }
+}
+
+static void wrb_doorbells(void *opaque)
+{
+    be2_ofl_run_doorbells(opaque);
 }
 
 /* ---- what the target sends ----------------------------------------------- */
@@ -1103,6 +1136,8 @@ void be2_ofl_reset(Be2State *s)
 {
     unsigned i;
 
+    s->wrb_db_count = 0;
+
     for (i = 0; i < BE2_CIDS; i++) {
         if (s->conn[i]) {
             conn_free(s->conn[i], true);
@@ -1196,6 +1231,8 @@ void be2_ofl_realize(Be2State *s)
 {
     s->ofl_bh = qemu_bh_new_guarded(ofl_resume, s,
                                     &DEVICE(s)->mem_reentrancy_guard);
+    s->wrb_bh = qemu_bh_new_guarded(wrb_doorbells, s,
+                                    &DEVICE(s)->mem_reentrancy_guard);
 }
 
 void be2_ofl_unrealize(Be2State *s)
@@ -1203,6 +1240,8 @@ void be2_ofl_unrealize(Be2State *s)
     be2_ofl_reset(s);
     qemu_bh_delete(s->ofl_bh);
     s->ofl_bh = NULL;
+    qemu_bh_delete(s->wrb_bh);
+    s->wrb_bh = NULL;
 }
 
 void be2_ofl_class_init(ObjectClass *klass)
