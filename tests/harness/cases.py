@@ -16,8 +16,9 @@ A suite is a directory tests/suites/<name>/ with a suite.py that sets
     BENCH       True for a suite that only ``--bench`` runs (benchmarks)
 
 and defines ``cases()`` returning a list of Case.  It may define
-``host_setup(ctx)`` and ``host_teardown(ctx)``: helpers started before the
-suite's first boot and stopped after its last (a target daemon, say).
+``host_setup(ctx)`` and ``host_teardown(ctx, state)``: helpers started
+before the suite's first boot and stopped after its last (a target daemon,
+say); state is what host_setup returned.
 """
 
 import fnmatch

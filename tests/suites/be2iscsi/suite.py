@@ -62,8 +62,9 @@ def _free_port():
 class Target:
     """A tgtd of the suite's own: loopback portal, its own control port."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx, image_dir=None):
         self.dir = _workdir(ctx)
+        self.image_dir = image_dir or self.dir
         self.port = _free_port()
         self.proc = None
         # tgtd's management channel number (below 32768); another tgtd on
@@ -110,7 +111,7 @@ class Target:
                  "-I", "ALL")
 
     def image(self, lun):
-        return os.path.join(self.dir, f"lun-{lun}.img")
+        return os.path.join(self.image_dir, f"lun-{lun}.img")
 
     def stop(self):
         if self.proc and self.proc.poll() is None:
@@ -125,11 +126,13 @@ class Target:
 _target = {}
 
 
-def host_setup(ctx):
+def host_setup(ctx, image_dir=None):
+    """tgtd with the suite's target; its LUNs' files in image_dir (default:
+    the run's results folder)."""
     for tool, pkg in (("tgtd", "tgt"), ("socat", "socat")):
         if not shutil.which(tool):
             raise RuntimeError(f"{tool} is missing: scripts/deps installs {pkg}")
-    t = Target(ctx)
+    t = Target(ctx, image_dir)
     for lun, mib in LUNS:
         with open(t.image(lun), "wb") as f:
             f.truncate(mib << 20)

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench-iscsi/: `make bench` for the BladeEngine 2 driver.  The guest of
-the be2iscsi/ suite (same card, tgtd and LUNs; the host has the LUN's
-backing file in its page cache after the first pass).  fio runs the same
+the be2iscsi/ suite (same card, tgtd and LUNs), with the LUNs' backing
+files on the host's tmpfs, so that the disk under them is not measured.  fio runs the same
 jobs on LUN 1 through our be2iscsi.ko, Debian's be2iscsi.ko and iscsi_tcp
 over the suite's restricted virtio NIC, in one boot, and the case prints
 IOPS, throughput, guest CPU time per I/O and the ratios."""
 
 import os
+import shutil
+import tempfile
 
 from cases import Case, suite_module
 
@@ -19,8 +21,38 @@ MODULES = _be2.MODULES
 TOOLS = _be2.TOOLS + ["fio", "ip"]
 HOST_CHECKS = _be2.HOST_CHECKS
 QEMU_ARGS = _be2.QEMU_ARGS
-host_setup = _be2.host_setup
-host_teardown = _be2.host_teardown
+
+
+def _tmpfs():
+    """/dev/shm if it is a tmpfs we may write to, or None."""
+    with open("/proc/mounts") as f:
+        for line in f:
+            where, fstype = line.split()[1:3]
+            if where == "/dev/shm" and fstype == "tmpfs" and \
+                    os.access(where, os.W_OK):
+                return where
+    return None
+
+
+def host_setup(ctx):
+    where = _tmpfs()
+    if not where:
+        raise RuntimeError("the bench needs a writable tmpfs on the host "
+                           "(/dev/shm) for the LUNs' backing files")
+    images = tempfile.mkdtemp(prefix="bench-iscsi-", dir=where)
+    try:
+        return (_be2.host_setup(ctx, images), images)
+    except BaseException:
+        shutil.rmtree(images, ignore_errors=True)
+        raise
+
+
+def host_teardown(ctx, state):
+    t, images = state
+    try:
+        _be2.host_teardown(ctx, t)
+    finally:
+        shutil.rmtree(images, ignore_errors=True)
 
 
 def GUEST_FILES(ctx):
