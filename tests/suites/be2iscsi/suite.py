@@ -30,7 +30,9 @@ import time
 from cases import Case
 
 WHERE = "guest"
-APPEND = ["slab_nomerge"]
+# slub_debug=U: each kmalloc object records the code that allocated it,
+# which ours/reload-20 counts
+APPEND = ["slab_nomerge", "slub_debug=U,kmalloc-*"]
 MODULES = ["be2iscsi", "iscsi_tcp", "virtio_pci", "virtio_scsi", "virtio_net",
            "crc32c_generic", "sd_mod", "sg"]
 TOOLS = ["iscsiadm", "iscsid", "lsscsi", "sg_inq", "dd", "cmp", "sha256sum",

@@ -16,7 +16,7 @@ _be2 = suite_module("be2iscsi")
 
 WHERE = "guest"
 BENCH = True
-APPEND = _be2.APPEND
+APPEND = [a for a in _be2.APPEND if not a.startswith("slub_debug")]
 MODULES = _be2.MODULES
 TOOLS = _be2.TOOLS + ["fio", "ip"]
 HOST_CHECKS = _be2.HOST_CHECKS
