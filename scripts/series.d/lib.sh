@@ -9,12 +9,13 @@
 #   scache    the per-version cache: the repository and the build trees
 #   repo      the bare repository holding the pristine tree and the series
 #   basetag   the tag of the pristine tree's commit
-#   branch    the series' branch
+#   branch    the series' branch (SERIES_BRANCH overrides)
 #   outdir    where the patches and the pull request are written
+#             (SERIES_OUT overrides)
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cache=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/linux-scsi-hba}
-branch=bfa-be2iscsi
+branch=${SERIES_BRANCH:-bfa-be2iscsi}
 outdir=${SERIES_OUT:-$top/results/series}
 
 srcver=$(dpkg-query -W -f='${db:Status-Abbrev} ${Version}' linux-source-6.1 2>/dev/null |
