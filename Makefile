@@ -9,6 +9,10 @@
 #   make demo         boot a guest and show what an administrator looks at
 #   make bench        the benchmarks: our drivers against their peers
 #   make qemu         build (or find in the cache) the project's QEMU
+#   make series       export the tree as a kernel patch series on Debian's
+#                     linux-source-6.1: a branch, patches, a pull request
+#   make series-check build every commit of it in the kernel tree and run
+#                     the tree's checkpatch.pl on every patch
 #   make clean
 #
 # KVER selects the installed kernel release (default: the newest Debian one
@@ -20,7 +24,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 T ?=
 TESTFLAGS ?=
 
-.PHONY: all modules deps qemu check demo bench clean
+.PHONY: all modules deps qemu series series-check check demo bench clean
 
 all: modules
 
@@ -33,6 +37,14 @@ modules: deps
 # The project's qemu-system-x86_64, cached outside the checkout.
 qemu: deps
 	@tests/qemu/build
+
+# The series for the kernel tree; its repository and build tree are cached
+# outside the checkout, its patches go to results/series/.
+series: deps
+	@scripts/series
+
+series-check: deps
+	@scripts/series-check
 
 check: modules qemu
 	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) \
