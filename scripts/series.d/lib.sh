@@ -12,6 +12,9 @@
 #   branch    the series' branch (SERIES_BRANCH overrides)
 #   outdir    where the patches and the pull request are written
 #             (SERIES_OUT overrides)
+#   name, email  the identity the commits are made and signed off with:
+#             the checkout's user.name and user.email, else
+#             GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL (empty if neither)
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cache=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/linux-scsi-hba}
@@ -33,6 +36,9 @@ scache=$cache/series/$srcver
 repo=$scache/linux.git
 # A ref name cannot hold Debian's ':' (epoch) or '~': DEP-14's '%' and '_'.
 basetag=debian/$(printf '%s' "$srcver" | tr ':~' '%_')
+
+name=$(git -C "$top" config user.name || echo "${GIT_AUTHOR_NAME:-}")
+email=$(git -C "$top" config user.email || echo "${GIT_AUTHOR_EMAIL:-}")
 
 # git on the series repository
 G() { git --git-dir="$repo" "$@"; }
