@@ -42,3 +42,24 @@ email=$(git -C "$top" config user.email || echo "${GIT_AUTHOR_EMAIL:-}")
 
 # git on the series repository
 G() { git --git-dir="$repo" "$@"; }
+
+# remove_builds [-n] DIR/...: remove prepared build trees of
+# scripts/series-check, each under its lock (DIR.lock), so that none goes
+# while a check builds in it; -n passes over a tree in use instead of
+# waiting for it
+remove_builds() {
+	local wait=1 d
+	[ "${1:-}" != -n ] || { wait=; shift; }
+	for d in "$@"; do
+		d=${d%/}
+		[ -d "$d" ] || continue
+		(
+			if [ -n "$wait" ]; then
+				flock 7
+			else
+				flock -n 7 || exit 0
+			fi
+			rm -rf "$d"
+		) 7>"$d.lock"
+	done
+}
