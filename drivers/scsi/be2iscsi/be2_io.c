@@ -387,13 +387,60 @@ static void be2_rx_deliver(struct be2_conn *bc)
 }
 
 /*
+ * The iSCSI error a connection-ending completion stands for; 0 for the
+ * card's answers to our invalidations, which need nothing, and -1 for a
+ * code the card does not send.
+ */
+static int be2_cqe_error(u32 code)
+{
+	switch (code) {
+	case BE2_CQE_DATA_DIGEST:
+	case BE2_CQE_UNSOL_DIGEST:
+		return ISCSI_ERR_DATA_DGST;
+	case BE2_CQE_HDR_DIGEST:
+		return ISCSI_ERR_HDR_DGST;
+	case BE2_CQE_FIN_RCVD:
+	case BE2_CQE_RST_RCVD:
+	case BE2_CQE_RST_SENT:
+	case BE2_CQE_TCP_TIMEOUT:
+		return ISCSI_ERR_TCP_CONN_CLOSE;
+	case BE2_CQE_PDU_TOO_BIG ... BE2_CQE_AHS:
+	case BE2_CQE_UNKNOWN_HDR ... BE2_CQE_BAD_ITT:
+	case BE2_CQE_BAD_UNSOL ... BE2_CQE_BAD_DATASN:
+	case BE2_CQE_DATA_OTHER_CONN ... BE2_CQE_IMM_DATA:
+		return ISCSI_ERR_CONN_FAILED;
+	case BE2_CQE_CONN_INVALIDATED ... BE2_CQE_CMD_INVALIDATED:
+		return 0;
+	}
+	return -1;
+}
+
+/* The card reports the connection gone, or a PDU it would not take. */
+static void be2_conn_lost(struct be2_conn *bc, u32 code)
+{
+	int err = be2_cqe_error(code);
+
+	if (err < 0)
+		dev_warn_ratelimited(&bc->hba->pdev->dev,
+				     "completion with unknown code %u dropped\n",
+				     code);
+	else if (err == ISCSI_ERR_CONN_FAILED)
+		dev_warn_ratelimited(&bc->hba->pdev->dev,
+				     "the card dropped a connection (completion code %u)\n",
+				     code);
+	if (err > 0)
+		iscsi_conn_failure(bc->conn, err);
+}
+
+/*
  * A header or data buffer of the default rings: what the target sent
  * outside a command (login, text, NOP-In, async, reject).  The buffer goes
  * back to the card whoever it was for.
  */
 static void be2_unsol(struct be2_hba *hba, struct be2_conn *bc, const u32 *dw,
-		      bool is_hdr)
+		      u32 code)
 {
+	bool is_hdr = code == BE2_CQE_UNSOL_HDR;
 	struct be2_defq *q = is_hdr ? &hba->defq_hdr : &hba->defq_data;
 	u32 idx = dw[3] & 0xffff, dpl = dw[2] >> 16;
 	bool final = dw[3] & BIT(30);
@@ -411,6 +458,13 @@ static void be2_unsol(struct be2_hba *hba, struct be2_conn *bc, const u32 *dw,
 	rmb();	/* the buffer after its completion */
 	if (!bc)
 		goto back;
+	if (code == BE2_CQE_UNSOL_DIGEST) {
+		/* a PDU of the target's is lost: its buffer goes back */
+		be2_defq_give_back(hba, q);
+		bc->rx_open = false;
+		be2_conn_lost(bc, code);
+		return;
+	}
 	if (is_hdr) {
 		if (dpl < sizeof(bc->rx_hdr)) {
 			bc->rx_overflow = true;
@@ -438,40 +492,6 @@ back:
 	be2_defq_give_back(hba, q);
 }
 
-/* The iSCSI error a connection-ending completion stands for; 0: none. */
-static int be2_cqe_error(u32 code)
-{
-	switch (code) {
-	case BE2_CQE_DATA_DIGEST:
-		return ISCSI_ERR_DATA_DGST;
-	case BE2_CQE_FIN_RCVD:
-	case BE2_CQE_RST_RCVD:
-	case BE2_CQE_RST_SENT:
-		return ISCSI_ERR_TCP_CONN_CLOSE;
-	case BE2_CQE_PDU_TOO_BIG:
-	case BE2_CQE_UNKNOWN_HDR:
-	case BE2_CQE_BAD_ITT:
-	case BE2_CQE_BAD_WRB:
-	case BE2_CQE_BAD_R2T:
-		return ISCSI_ERR_CONN_FAILED;
-	}
-	return 0;
-}
-
-/* The card reports the connection gone, or a PDU it would not take. */
-static void be2_conn_lost(struct be2_conn *bc, u32 code)
-{
-	int err = be2_cqe_error(code);
-
-	if (err == ISCSI_ERR_CONN_FAILED || !err)
-		dev_warn_ratelimited(&bc->hba->pdev->dev,
-				     "%s (completion code %u)\n",
-				     err ? "the card dropped a connection" :
-				     "completion dropped", code);
-	if (err)
-		iscsi_conn_failure(bc->conn, err);
-}
-
 /* The I/O completion queue, from its EQ's poll: entries handled. */
 int be2_process_cq(struct be2_hba *hba, int budget)
 {
@@ -496,8 +516,9 @@ int be2_process_cq(struct be2_hba *hba, int budget)
 
 		code = BE2_CQE_CODE(dw[2]);
 		bc = be2_conn_get(hba, BE2_CQE_CID(dw[2]));
-		if (code == BE2_CQE_UNSOL_HDR || code == BE2_CQE_UNSOL_DATA) {
-			be2_unsol(hba, bc, dw, code == BE2_CQE_UNSOL_HDR);
+		if (code == BE2_CQE_UNSOL_HDR || code == BE2_CQE_UNSOL_DATA ||
+		    code == BE2_CQE_UNSOL_DIGEST) {
+			be2_unsol(hba, bc, dw, code);
 			continue;
 		}
 		if (!bc) {

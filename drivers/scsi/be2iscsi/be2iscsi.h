@@ -172,20 +172,47 @@ struct be2_cqe {
 #define BE2_CQE_CODE(dw2)	((dw2) & 0x3f)
 #define BE2_CQE_CID(dw2)	(((dw2) >> 6) & 0x3ff)
 
+/*
+ * Completion codes.  Most of those between the two notices are the card
+ * telling that it has given up a connection (or a command on it, which
+ * then never completes): libiscsi recovers the session.
+ */
 enum be2_cqe_code {
 	BE2_CQE_SOL_DONE = 1,
 	BE2_CQE_DATA_DIGEST = 2,
 	BE2_CQE_PDU_TOO_BIG = 3,
+	BE2_CQE_BURST_MISMATCH = 4,
+	BE2_CQE_AHS = 5,
+	BE2_CQE_HDR_DIGEST = 6,
 	BE2_CQE_UNKNOWN_HDR = 7,
+	BE2_CQE_STALE_ITT = 8,
 	BE2_CQE_BAD_ITT = 9,
 	BE2_CQE_RST_RCVD = 10,
+	BE2_CQE_TCP_TIMEOUT = 11,
 	BE2_CQE_RST_SENT = 12,
 	BE2_CQE_FIN_RCVD = 13,
+	BE2_CQE_BAD_UNSOL = 14,
 	BE2_CQE_BAD_WRB = 15,
+	BE2_CQE_OVERRUN = 16,
+	BE2_CQE_UNDERRUN = 17,
+	BE2_CQE_BAD_STATSN = 18,
 	BE2_CQE_BAD_R2T = 19,
+	BE2_CQE_BAD_LUN = 20,
+	BE2_CQE_BAD_ICD = 21,
+	BE2_CQE_BAD_CMD_ITT = 22,
+	BE2_CQE_OUT_OF_ORDER = 23,
+	BE2_CQE_BAD_DATASN = 24,
+	BE2_CQE_CONN_INVALIDATED = 25,
+	BE2_CQE_CONN_INVALIDATED_IDX = 26,
+	BE2_CQE_CMD_INVALIDATED = 27,
 	BE2_CQE_UNSOL_HDR = 28,
 	BE2_CQE_UNSOL_DATA = 29,
+	BE2_CQE_UNSOL_DIGEST = 30,
 	BE2_CQE_DRIVER_MSG = 31,
+	BE2_CQE_DATA_OTHER_CONN = 32,
+	BE2_CQE_DIF = 33,
+	BE2_CQE_SYN_RCVD = 34,
+	BE2_CQE_IMM_DATA = 35,
 };
 
 /* a connection's WRB: an I/O, a management PDU or a context update */
