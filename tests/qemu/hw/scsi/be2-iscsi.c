@@ -256,6 +256,43 @@ static void be2_eq_post(Be2State *s, int i, uint16_t resource)
     be2_eq_kick(s, i);
 }
 
+/*
+ * Fuzzing: ahead of a real entry, a hostile one.  On the MCC's queue a
+ * completion with a tag no command has or an event the card does not
+ * send; on an I/O queue, see be2_ofl_fuzz_cqe.
+ */
+static void be2_fuzz_post(Be2State *s, int i)
+{
+    Be2Queue *cq = &s->cq[i];
+    uint8_t e[16];
+    unsigned k;
+
+    if (!s->fuzz_rand) {
+        s->fuzz_rand = g_rand_new_with_seed(s->fuzz_seed);
+    }
+    if (s->mccq.live && i == s->mccq.peer) {
+        for (k = 0; k < 12; k += 4) {
+            stl_le_p(e + k, g_rand_int(s->fuzz_rand));
+        }
+        if (g_rand_boolean(s->fuzz_rand)) {
+            /* tag0 (bytes 8..11) past every MCC slot */
+            stl_le_p(e + 8, g_rand_int_range(s->fuzz_rand, 0x10000,
+                                             0x7fffffff));
+            stl_le_p(e + 12, MCQE_VALID | MCQE_COMPLETED);
+        } else {
+            stl_le_p(e + 12, MCQE_VALID | MCQE_ASYNC |
+                     g_rand_int_range(s->fuzz_rand, 0x20, 0x100) << 8);
+        }
+    } else {
+        be2_ofl_fuzz_cqe(s, s->fuzz_rand, e);
+    }
+    if (be2_dma_write(s, be2_q_entry(cq, cq->head), e, 16, "completion")) {
+        cq->head++;
+        cq->pending++;
+        s->fuzz_left--;
+    }
+}
+
 /* Put a 16-byte entry on completion queue i; false if it has no room. */
 bool be2_cq_post(Be2State *s, int i, const uint8_t *entry)
 {
@@ -269,6 +306,9 @@ bool be2_cq_post(Be2State *s, int i, const uint8_t *entry)
         qemu_log_mask(LOG_GUEST_ERROR, "%s: completion queue %u overflows\n",
                       TYPE_BE2_ISCSI, cq->id);
         return false;
+    }
+    if (s->fuzz_left && cq->entries - cq->pending >= 2) {
+        be2_fuzz_post(s, i);
     }
     if (!be2_dma_write(s, be2_q_entry(cq, cq->head), entry, 16,
                        "completion")) {
@@ -1359,6 +1399,10 @@ static void be2_exit(PCIDevice *pci)
     be2_ofl_unrealize(s);
     timer_free(s->eq_timer);
     s->eq_timer = NULL;
+    if (s->fuzz_rand) {
+        g_rand_free(s->fuzz_rand);
+        s->fuzz_rand = NULL;
+    }
     if (msix_present(pci)) {
         msix_unuse_all_vectors(pci);
         msix_uninit_exclusive_bar(pci);
@@ -1392,6 +1436,40 @@ static void set_link_down(Object *obj, bool v, Error **errp)
     }
 }
 
+/*
+ *   fuzz-completions  this many hostile entries go onto the completion
+ *                     queues, one ahead of each real entry; reads back
+ *                     how many are still to go
+ *   fuzz-seed         the seed of their random contents (set before)
+ */
+static void get_fuzz(Object *obj, Visitor *v, const char *name, void *opaque,
+                     Error **errp)
+{
+    Be2State *s = BE2_ISCSI(obj);
+    uint32_t val = strcmp(name, "fuzz-seed") ? s->fuzz_left : s->fuzz_seed;
+
+    visit_type_uint32(v, name, &val, errp);
+}
+
+static void set_fuzz(Object *obj, Visitor *v, const char *name, void *opaque,
+                     Error **errp)
+{
+    Be2State *s = BE2_ISCSI(obj);
+    uint32_t val;
+
+    if (!visit_type_uint32(v, name, &val, errp)) {
+        return;
+    }
+    if (!strcmp(name, "fuzz-seed")) {
+        s->fuzz_seed = val;
+        if (s->fuzz_rand) {
+            g_rand_set_seed(s->fuzz_rand, val);
+        }
+    } else {
+        s->fuzz_left = val;
+    }
+}
+
 static const VMStateDescription be2_vmstate = {
     .name = TYPE_BE2_ISCSI,
     .unmigratable = 1,
@@ -1414,6 +1492,10 @@ static void be2_class_init(ObjectClass *klass, void *data)
     device_class_set_props(dc, be2_props);
     object_class_property_add_bool(klass, "link-down", get_link_down,
                                    set_link_down);
+    object_class_property_add(klass, "fuzz-completions", "uint32", get_fuzz,
+                              set_fuzz, NULL, NULL);
+    object_class_property_add(klass, "fuzz-seed", "uint32", get_fuzz,
+                              set_fuzz, NULL, NULL);
     be2_ofl_class_init(klass);
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
 }

@@ -101,6 +101,9 @@ struct Be2State {
     bool unreachable;
     uint32_t delay_ms;
     uint32_t drop_responses;
+    uint32_t fuzz_left;         /* hostile completions still to write */
+    uint32_t fuzz_seed;
+    GRand *fuzz_rand;
 };
 
 /* be2-iscsi.c */
@@ -121,6 +124,7 @@ void be2_ofl_wrb_doorbell(Be2State *s, uint32_t v);
 void be2_ofl_run_doorbells(Be2State *s);
 void be2_ofl_defq_posted(Be2State *s, unsigned ring, unsigned count);
 void be2_ofl_kick(Be2State *s);
+void be2_ofl_fuzz_cqe(Be2State *s, GRand *r, uint8_t *e);
 void be2_ofl_reset(Be2State *s);
 void be2_ofl_realize(Be2State *s);
 void be2_ofl_unrealize(Be2State *s);

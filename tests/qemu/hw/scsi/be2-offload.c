@@ -194,6 +194,66 @@ static void cqe_code(Be2Conn *c, uint8_t code, unsigned wrb)
     cq_post(c, e);
 }
 
+/*
+ * A hostile entry for the I/O completion queue: one that names what does
+ * not exist (a CID no connection has, a WRB index past the connection's
+ * ring, a default ring entry past the ring's end, a code the card never
+ * sends), so that a driver which checks what it reads drops it and loses
+ * nothing.  Never a plausible completion of a command in flight.
+ */
+void be2_ofl_fuzz_cqe(Be2State *s, GRand *r, uint8_t *e)
+{
+    static const uint8_t unsent[] = { 0, 36, 41, 47, 50, 55, 60, 63 };
+    Be2Conn *open[BE2_CIDS];
+    unsigned nopen = 0, i, cid, kind;
+    uint32_t wrbs;
+
+    for (i = 0; i < BE2_CIDS; i++) {
+        if (s->conn[i] && !s->conn[i]->dead) {
+            open[nopen++] = s->conn[i];
+        }
+    }
+    do {
+        cid = g_rand_int_range(r, 0, 0x400);
+    } while (cid < BE2_CIDS && s->conn[cid]);
+    kind = g_rand_int_range(r, 0, 6);
+    memset(e, 0, 16);
+    for (i = 0; i < 12; i += 4) {
+        stl_le_p(e + i, g_rand_int(r));
+    }
+    if (nopen && (kind == 1 || kind == 2 || kind == 4)) {
+        Be2Conn *c = open[g_rand_int_range(r, 0, nopen)];
+
+        wrbs = s->wrbq[c->cid].entries;
+        cid = c->cid;
+        if (kind != 2 && wrbs >= 256) {
+            kind = 2;       /* no WRB index lies past this ring */
+        }
+        if (kind == 2) {
+            stl_le_p(e + 8, unsent[g_rand_int_range(r, 0, sizeof(unsent))] |
+                     cid << 6 | g_rand_int_range(r, 0, 256) << 16);
+        } else {
+            stl_le_p(e + 8, (kind == 1 ? CQE_SOL_DONE : CQE_DRIVER_MSG) |
+                     cid << 6 | g_rand_int_range(r, wrbs, 256) << 16 |
+                     g_rand_int_range(r, 0, 256) << 24);
+        }
+        stl_le_p(e + 12, g_rand_int_range(r, 0, 1u << 30) | 1u << 31);
+        return;
+    }
+    if ((kind == 3 || kind == 5) && s->defq[kind == 5].entries < 0x10000) {
+        /* a default ring entry of no connection, past the ring's end */
+        stl_le_p(e + 8, (kind == 3 ? CQE_UNSOL_HDR : CQE_UNSOL_DATA) |
+                 cid << 6 | g_rand_int_range(r, 0, 0x10000) << 16);
+        stl_le_p(e + 12, g_rand_int_range(r, s->defq[kind == 5].entries,
+                                          0x10000) |
+                 g_rand_int_range(r, 0, 2) << 30 | 1u << 31);
+        return;
+    }
+    stl_le_p(e + 8, CQE_SOL_DONE | cid << 6 | g_rand_int_range(r, 0, 256)
+             << 16 | g_rand_int_range(r, 0, 256) << 24);
+    stl_le_p(e + 12, g_rand_int_range(r, 0, 1u << 30) | 1u << 31);
+}
+
 /* ---- the socket ---------------------------------------------------------- */
 
 static void conn_flush(Be2Conn *c)
