@@ -38,12 +38,31 @@ be2_load() {
 	fi
 }
 
-# be2_up: open-iscsi's directories exist, the driver is loaded and the
-# card's iscsi_host is there with its link up
+# be2_loaded_is_ours: the loaded be2iscsi is this tree's (out of tree:
+# the kernel taints with O), not Debian's
+be2_loaded_is_ours() { grep -q O /sys/module/be2iscsi/taint; }
+
+# be2_drop_other: if the be2iscsi loaded is not the case's driver (the
+# cases before it ran the other one), its sessions end and it goes
+be2_drop_other() {
+	[ -d /sys/module/be2iscsi ] || return 0
+	if be2_loaded_is_ours; then
+		[ "$BE2_DRIVER" = mainline ] || return 0
+	else
+		[ "$BE2_DRIVER" != mainline ] || return 0
+	fi
+	iscsiadm -m node --logoutall=all >/dev/null 2>&1
+	poll 30 no_session || fail "a session of the other be2iscsi stayed"
+	rmmod be2iscsi || fail "rmmod of the other be2iscsi failed"
+}
+
+# be2_up: open-iscsi's directories exist, the case's driver is loaded and
+# the card's iscsi_host is there with its link up
 be2_up() {
 	mkdir -p /etc/iscsi/nodes /etc/iscsi/send_targets /etc/iscsi/ifaces \
 		/run/lock/iscsi /var/lib/iscsi
 	qom_set "$CARD" link-down false
+	be2_drop_other
 	if [ ! -d /sys/module/be2iscsi ]; then
 		# the boot controller first: it is SCSI host 0, as on a
 		# real machine (see suite.py)
@@ -52,6 +71,11 @@ be2_up() {
 		poll 10 test -e /sys/class/scsi_host/host0 ||
 			fail "the boot controller has no SCSI host"
 		be2_load || fail "loading the $BE2_DRIVER be2iscsi failed"
+	fi
+	if [ "$BE2_DRIVER" = mainline ]; then
+		! be2_loaded_is_ours || fail "our be2iscsi is loaded, not Debian's"
+	elif [ "$BE2_DRIVER" = ours ]; then
+		be2_loaded_is_ours || fail "Debian's be2iscsi is loaded, not ours"
 	fi
 	poll 60 be2_host >/dev/null ||
 		fail "no iscsi_host with hwaddress $MAC within 60 s"
