@@ -9,6 +9,8 @@
 #   make demo         boot a guest and show what an administrator looks at
 #   make bench        the benchmarks: our drivers against their peers
 #   make qemu         build (or find in the cache) the project's QEMU
+#   make debug-kernel build (or find in the cache) the guests' debug kernel
+#                     (KASAN, lockdep, kmemleak, ...) and our drivers for it
 #   make series       export the tree as a kernel patch series on Debian's
 #                     linux-source-6.1: a branch, patches, a pull request
 #   make series-check build every commit of it in the kernel tree and run
@@ -24,7 +26,8 @@ KDIR ?= /lib/modules/$(KVER)/build
 T ?=
 TESTFLAGS ?=
 
-.PHONY: all modules deps qemu series series-check check demo bench clean
+.PHONY: all modules deps qemu debug-kernel series series-check check demo \
+	bench clean
 
 all: modules
 
@@ -37,6 +40,11 @@ modules: deps
 # The project's qemu-system-x86_64, cached outside the checkout.
 qemu: deps
 	@tests/qemu/build
+
+# The debug kernel and our drivers built against it, cached outside the
+# checkout; the first build takes long (see README.md).
+debug-kernel: deps
+	@scripts/debug-kernel
 
 # The series for the kernel tree; its repository and build tree are cached
 # outside the checkout, its patches go to results/series/.
