@@ -5,12 +5,13 @@
 #
 #   make              build every module under drivers/
 #   make check        static checks, build, and every test suite;
-#                     T=<filter> selects cases, e.g. T=dif or T=dif/readcap
+#                     T=<filter> selects cases, e.g. T=dif or T=dif/readcap;
+#                     KERNEL=debug boots the guests with the debug kernel
+#   make debug-kernel build (or find in the cache) the guests' debug kernel
+#                     (KASAN, lockdep, kmemleak, ...) and our drivers for it
 #   make demo         boot a guest and show what an administrator looks at
 #   make bench        the benchmarks: our drivers against their peers
 #   make qemu         build (or find in the cache) the project's QEMU
-#   make debug-kernel build (or find in the cache) the guests' debug kernel
-#                     (KASAN, lockdep, kmemleak, ...) and our drivers for it
 #   make series       export the tree as a kernel patch series on Debian's
 #                     linux-source-6.1: a branch, patches, a pull request
 #   make series-check build every commit of it in the kernel tree and run
@@ -24,6 +25,7 @@
 KVER ?= $(shell scripts/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 T ?=
+KERNEL ?=
 TESTFLAGS ?=
 
 .PHONY: all modules deps qemu debug-kernel series series-check check demo \
@@ -56,7 +58,7 @@ series-check: deps
 
 check: modules qemu
 	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) \
-		$(if $(T),-T '$(T)') $(TESTFLAGS)
+		$(if $(KERNEL),--kernel $(KERNEL)) $(if $(T),-T '$(T)') $(TESTFLAGS)
 
 demo: modules qemu
 	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) --demo

@@ -14,11 +14,25 @@ A suite is a directory tests/suites/<name>/ with a suite.py that sets
     MEMORY, SMP guest size (defaults 1024 MiB, 2 CPUs)
     DEMO        True for a suite that only ``--demo`` runs
     BENCH       True for a suite that only ``--bench`` runs (benchmarks)
+    KERNEL      "debug": the suite runs on the debug kernel whatever the
+                run's --kernel (its cases are skipped when that kernel is
+                not in the cache); default: the run's kernel
+    BASE        the name of another suite whose settings (all of the above
+                but WHERE, DEMO, BENCH, KERNEL) and scripts this one takes
+                where it sets none of its own
+    SCRIPTS     the directory the guest gets as /harness/suite, where the
+                cases' scripts are (default: the suite's own, or BASE's)
 
 and defines ``cases()`` returning a list of Case.  It may define
 ``host_setup(ctx)`` and ``host_teardown(ctx, state)``: helpers started
 before the suite's first boot and stopped after its last (a target daemon,
 say); state is what host_setup returned.
+
+A directory of tests/suites without a suite.py holds suites of its own:
+tests/suites/debug/bfa/suite.py is the suite "debug/bfa", its cases
+debug/bfa/....  A suite that runs another suite's cases (on the debug
+kernel, say) gives each case its own name and the other suite's as
+guest_name, which is what the case's script sees as $HARNESS_CASE.
 """
 
 import fnmatch
@@ -33,10 +47,14 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)+$")
 class Case:
     """One named check: a script (in the suite directory) and its arguments."""
 
-    def __init__(self, name, script, *args, timeout=DEFAULT_TIMEOUT):
+    def __init__(self, name, script, *args, timeout=DEFAULT_TIMEOUT,
+                 guest_name=None):
         if not NAME_RE.match(name):
             raise ValueError(f"bad case name {name!r}")
+        if guest_name is not None and not NAME_RE.match(guest_name):
+            raise ValueError(f"bad case name {guest_name!r}")
         self.name = name
+        self.guest_name = guest_name or name
         self.script = script
         self.args = [str(a) for a in args]
         self.timeout = int(timeout)
@@ -47,24 +65,34 @@ class Case:
 
 
 class Suite:
-    def __init__(self, name, path, module):
+    def __init__(self, name, path, module, root=None):
         self.name = name
         self.path = path
+        base_name = getattr(module, "BASE", None)
+        base = suite_module(base_name, root or SUITES_DIR) if base_name else None
+
+        def setting(attr, default):
+            return getattr(module, attr, getattr(base, attr, default))
         self.where = getattr(module, "WHERE", "guest")
         if self.where not in ("guest", "host"):
             raise ValueError(f"suite {name}: WHERE must be guest or host")
-        self.modules = list(getattr(module, "MODULES", []))
-        self.tools = list(getattr(module, "TOOLS", []))
-        self.qemu_args = getattr(module, "QEMU_ARGS", [])
-        self.append = list(getattr(module, "APPEND", []))
-        self.guest_files = getattr(module, "GUEST_FILES", None)
-        self.host_checks = dict(getattr(module, "HOST_CHECKS", {}))
-        self.memory = int(getattr(module, "MEMORY", 1024))
-        self.smp = int(getattr(module, "SMP", 2))
+        self.modules = list(setting("MODULES", []))
+        self.tools = list(setting("TOOLS", []))
+        self.qemu_args = setting("QEMU_ARGS", [])
+        self.append = list(setting("APPEND", []))
+        self.guest_files = setting("GUEST_FILES", None)
+        self.host_checks = dict(setting("HOST_CHECKS", {}))
+        self.memory = int(setting("MEMORY", 1024))
+        self.smp = int(setting("SMP", 2))
         self.demo = bool(getattr(module, "DEMO", False))
         self.bench = bool(getattr(module, "BENCH", False))
-        self.host_setup = getattr(module, "host_setup", None)
-        self.host_teardown = getattr(module, "host_teardown", None)
+        self.host_setup = setting("host_setup", None)
+        self.host_teardown = setting("host_teardown", None)
+        self.kernel = getattr(module, "KERNEL", None)
+        if self.kernel not in (None, "debug"):
+            raise ValueError(f"suite {name}: KERNEL must be \"debug\" if set")
+        self.scripts = getattr(module, "SCRIPTS",
+                               os.path.dirname(base.__file__) if base else path)
         self.cases = list(module.cases())
         seen = set()
         for case in self.cases:
@@ -72,7 +100,7 @@ class Suite:
                 raise ValueError(f"case {case.name} is not in suite {name}")
             if case.name in seen:
                 raise ValueError(f"case {case.name} is defined twice")
-            if not os.path.isfile(os.path.join(path, case.script)):
+            if not os.path.isfile(os.path.join(self.scripts, case.script)):
                 raise ValueError(f"case {case.name}: no script {case.script}")
             seen.add(case.name)
             case.suite = self
@@ -87,24 +115,35 @@ SUITES_DIR = os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "suites")
 
 
+def renamed(prefix, cases):
+    """Another suite's cases under names of their own (prefix + name); the
+    guest still knows each by its old name."""
+    return [Case(prefix + c.name, c.script, *c.args, timeout=c.timeout,
+                 guest_name=c.name) for c in cases]
+
+
 def suite_module(name, root=SUITES_DIR):
     """The suite.py of tests/suites/<name> as a module, for a suite (a demo
     or a benchmark, say) that boots another suite's guest."""
     spec_file = os.path.join(root, name, "suite.py")
-    spec = importlib.util.spec_from_file_location(f"suite_{name}", spec_file)
+    spec = importlib.util.spec_from_file_location(
+        "suite_" + name.replace("/", "_"), spec_file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def load_suites(root):
-    """Every suite under root (tests/suites), in name order."""
+def load_suites(root, prefix=""):
+    """Every suite under root (tests/suites), in name order; a directory
+    without a suite.py is searched for suites named after it."""
     suites = []
-    for name in sorted(os.listdir(root)):
+    for entry in sorted(os.listdir(os.path.join(root, prefix))):
+        name = prefix + entry
         path = os.path.join(root, name)
-        if not os.path.isfile(os.path.join(path, "suite.py")):
-            continue
-        suites.append(Suite(name, path, suite_module(name, root)))
+        if os.path.isfile(os.path.join(path, "suite.py")):
+            suites.append(Suite(name, path, suite_module(name, root), root))
+        elif os.path.isdir(path) and not entry.startswith((".", "_")):
+            suites += load_suites(root, name + "/")
     return suites
 
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Boot Debian's kernel under QEMU and run a suite's cases inside it.
+"""Boot the guest kernel (Debian's, or the debug kernel) under QEMU and run a
+suite's cases inside it.
 
 The guest speaks on its second serial port (ttyS1) in lines:
 
@@ -11,7 +12,8 @@ The guest speaks on its second serial port (ttyS1) in lines:
 
 The kernel's console (ttyS0) is kept as console.log.  The guest runner fails a
 case whose window of the kernel log has an oops, BUG, WARN, lockdep or
-hung-task report, and then asks for a fresh boot.  If the guest dies or stops
+hung-task report (on the debug kernel KASAN, kmemleak and DEBUG_OBJECTS too),
+and then asks for a fresh boot.  If the guest dies or stops
 answering, the case that was running fails with the console's account of it,
 and the cases not yet run go to a new boot.
 """
@@ -49,11 +51,12 @@ def build_base(suite, ctx, workdir):
     for prog in ["busybox", "dash", "kmod", "modprobe", "insmod", "rmmod",
                  "lsmod", "modinfo", "depmod"] + suite.tools:
         fs.add_program(prog)
-    fs.add_modules(ctx.kver, suite.modules, ctx.our_modules)
+    fs.add_modules(ctx.release, suite.modules, ctx.our_modules,
+                   root=ctx.module_root)
     fs.add_file(os.path.join(GUEST_DIR, "init"), "/init", 0o755)
     fs.add_file(os.path.join(GUEST_DIR, "runner"), "/harness/runner", 0o755)
     fs.add_file(os.path.join(GUEST_DIR, "lib.sh"), "/harness/lib.sh", 0o644)
-    fs.add_tree(suite.path, "/harness/suite")
+    fs.add_tree(suite.scripts, "/harness/suite")
     for src, dest in (suite.guest_files(ctx) if suite.guest_files else []):
         fs.add_file(src, dest)
     fs.add_text("/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n")
@@ -63,11 +66,17 @@ def build_base(suite, ctx, workdir):
     return out
 
 
-def case_list(cases, workdir):
+def case_timeout(case, ctx):
+    """A case's time bound on the kernel the guest boots."""
+    return int(case.timeout * ctx.timeout_scale)
+
+
+def case_list(cases, ctx, workdir):
     fs = Initramfs(os.path.join(workdir, "list"))
     lines = []
     for c in cases:
-        lines.append(" ".join([c.name, str(c.timeout), shlex.quote(c.script)]
+        lines.append(" ".join([c.guest_name, str(case_timeout(c, ctx)),
+                               shlex.quote(c.script)]
                               + [shlex.quote(a) for a in c.args]))
     fs.add_text("/harness/cases", "\n".join(lines) + "\n")
     out = os.path.join(workdir, "list.cpio")
@@ -79,10 +88,11 @@ def qemu_command(suite, ctx, initrd, bootdir):
     cmdline = " ".join([
         "console=ttyS0,115200", "loglevel=7", "log_buf_len=16M",
         "panic=-1", "mitigations=off", "printk.time=1",
-    ] + ctx.append + suite.append)
+    ] + ctx.kernel_append + ctx.append + suite.append)
     return [ctx.qemu, "-nodefaults", "-no-reboot", "-display", "none",
             "-machine", f"pc,accel={ctx.accel}", "-cpu", ctx.cpu,
-            "-smp", str(suite.smp), "-m", str(suite.memory),
+            "-smp", str(suite.smp),
+            "-m", str(suite.memory + ctx.kernel_memory),
             "-kernel", ctx.kernel, "-initrd", initrd, "-append", cmdline,
             "-chardev", f"file,id=console,path={bootdir}/console.log",
             "-serial", "chardev:console",
@@ -158,7 +168,8 @@ class Boot:
 
     def __init__(self, suite, cases, ctx, reporter, bootdir, initrd, live):
         self.suite = suite
-        self.by_name = {c.name: c for c in cases}
+        # the guest knows a case by its guest_name
+        self.by_name = {c.guest_name: c for c in cases}
         self.ctx = ctx
         self.reporter = reporter
         self.bootdir = bootdir
@@ -285,7 +296,8 @@ class Boot:
             self.current = name
             self.started = now
             self.current_log = open(self.reporter.log_path(self.by_name[name]), "w")
-            return now + self.by_name[name].timeout + CASE_GRACE
+            return (now + case_timeout(self.by_name[name], self.ctx)
+                    + CASE_GRACE)
         if line.startswith("@@end "):
             parts = line.split(" ", 4)
             name = parts[1]
@@ -335,7 +347,8 @@ class Boot:
 def run_guest_suite(suite, cases, ctx, reporter, live=False):
     suite_dir = os.path.join(ctx.results, suite.name)
     os.makedirs(suite_dir, exist_ok=True)
-    work = tempfile.mkdtemp(prefix=f"harness-{suite.name}-")
+    flat = suite.name.replace("/", "-")
+    work = tempfile.mkdtemp(prefix=f"harness-{flat}-")
     try:
         try:
             base = build_base(suite, ctx, work)
@@ -350,11 +363,11 @@ def run_guest_suite(suite, cases, ctx, reporter, live=False):
             listdir = os.path.join(work, f"list{boot_no}")
             os.makedirs(listdir)
             initrd = os.path.join(work, f"initrd{boot_no}.cpio")
-            concatenate([base, case_list(pending, listdir)], initrd)
+            concatenate([base, case_list(pending, ctx, listdir)], initrd)
             boot = Boot(suite, pending, ctx, reporter, bootdir, initrd, live)
             why = boot.run()
             os.unlink(initrd)
-            pending = [c for c in pending if c.name not in boot.done]
+            pending = [c for c in pending if c.guest_name not in boot.done]
             if not pending:
                 return
             if boot.booted and not boot.done:

@@ -78,11 +78,13 @@ class Initramfs:
         for lib in shared_libraries(path):
             self._add_path(lib)
 
-    def add_modules(self, kver, names, ours=()):
-        """Modules by name from the Debian tree, with their dependencies and
-        soft dependencies as modprobe resolves them, plus our .ko files
-        under updates/."""
+    def add_modules(self, kver, names, ours=(), root="/"):
+        """Modules by name from the tree of release kver under root (the
+        Debian kernel's in /, the debug kernel's in the cache), with their
+        dependencies and soft dependencies as modprobe resolves them, plus
+        our .ko files under updates/."""
         base = f"/lib/modules/{kver}"
+        tree = os.path.join(root, base.lstrip("/"))
         wanted = list(names)
         for ko in ours:
             self.add_file(ko, f"{base}/updates/{os.path.basename(ko)}")
@@ -93,11 +95,11 @@ class Initramfs:
         # own place: modprobe finds ours (updates/ comes first), a case that
         # wants Debian's loads it by path
         for name in wanted:
-            for path in module_closure(kver, name):
-                self.add_file(path)
+            for path in module_closure(kver, name, root):
+                self.add_file(path, "/" + os.path.relpath(path, root))
         for meta in ("modules.order", "modules.builtin", "modules.builtin.modinfo"):
-            if os.path.exists(f"{base}/{meta}"):
-                self.add_file(f"{base}/{meta}")
+            if os.path.exists(f"{tree}/{meta}"):
+                self.add_file(f"{tree}/{meta}", f"{base}/{meta}")
         subprocess.run(["depmod", "-b", self.root, kver], check=True)
 
     def write(self, out):
@@ -115,8 +117,10 @@ def module_name(name):
     return os.path.basename(name).split(".ko")[0].replace("-", "_")
 
 
-def module_closure(kver, name):
-    res = subprocess.run(["modprobe", "-S", kver, "--show-depends", name],
+def module_closure(kver, name, root="/"):
+    where = [] if root == "/" else ["-d", root]
+    res = subprocess.run(["modprobe"] + where + ["-S", kver, "--show-depends",
+                                                 name],
                          capture_output=True, text=True)
     if res.returncode != 0:
         raise BuildError(f"module {name} is not in kernel {kver}: "
