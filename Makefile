@@ -6,7 +6,9 @@
 #   make              build every module under drivers/
 #   make check        static checks, build, and every test suite;
 #                     T=<filter> selects cases, e.g. T=dif or T=dif/readcap;
-#                     KERNEL=debug boots the guests with the debug kernel
+#                     KERNEL=debug boots the guests with the debug kernel;
+#                     the debug/ cases run on it when it is in the cache
+#   make check-full   make debug-kernel, then make check
 #   make debug-kernel build (or find in the cache) the guests' debug kernel
 #                     (KASAN, lockdep, kmemleak, ...) and our drivers for it
 #   make demo         boot a guest and show what an administrator looks at
@@ -28,8 +30,8 @@ T ?=
 KERNEL ?=
 TESTFLAGS ?=
 
-.PHONY: all modules deps qemu debug-kernel series series-check check demo \
-	bench clean
+.PHONY: all modules deps qemu debug-kernel series series-check check \
+	check-full demo bench clean
 
 all: modules
 
@@ -59,6 +61,9 @@ series-check: deps
 check: modules qemu
 	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) \
 		$(if $(KERNEL),--kernel $(KERNEL)) $(if $(T),-T '$(T)') $(TESTFLAGS)
+
+check-full: debug-kernel
+	$(MAKE) check
 
 demo: modules qemu
 	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) --demo
