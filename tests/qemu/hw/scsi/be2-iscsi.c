@@ -275,8 +275,8 @@ static void be2_fuzz_post(Be2State *s, int i)
             stl_le_p(e + k, g_rand_int(s->fuzz_rand));
         }
         if (g_rand_boolean(s->fuzz_rand)) {
-            /* tag0 (bytes 8..11) past every MCC slot */
-            stl_le_p(e + 8, g_rand_int_range(s->fuzz_rand, 0x10000,
+            /* tag0 (bytes 4..7, the WRB's own) past every MCC slot */
+            stl_le_p(e + 4, g_rand_int_range(s->fuzz_rand, 0x10000,
                                              0x7fffffff));
             stl_le_p(e + 12, MCQE_VALID | MCQE_COMPLETED);
         } else {

@@ -196,7 +196,7 @@ static void cqe_code(Be2Conn *c, uint8_t code, unsigned wrb)
 
 /*
  * A hostile entry for the I/O completion queue: one that names what does
- * not exist (a CID no connection has, a WRB index past the connection's
+ * not exist (a CID past the card's range, a WRB index past the connection's
  * ring, a default ring entry past the ring's end, a code the card never
  * sends), so that a driver which checks what it reads drops it and loses
  * nothing.  Never a plausible completion of a command in flight.
@@ -213,11 +213,9 @@ void be2_ofl_fuzz_cqe(Be2State *s, GRand *r, uint8_t *e)
             open[nopen++] = s->conn[i];
         }
     }
-    do {
-        cid = g_rand_int_range(r, 0, 0x400);
-    } while (cid < BE2_CIDS && s->conn[cid]);
+    /* past the card's CIDs: no connection is opening or closing there */
+    cid = g_rand_int_range(r, BE2_CIDS, 0x400);
     kind = g_rand_int_range(r, 0, 6);
-    memset(e, 0, 16);
     for (i = 0; i < 12; i += 4) {
         stl_le_p(e + i, g_rand_int(r));
     }
