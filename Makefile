@@ -8,7 +8,10 @@
 #                     T=<filter> selects cases, e.g. T=dif or T=dif/readcap;
 #                     KERNEL=debug boots the guests with the debug kernel;
 #                     the debug/ cases run on it when it is in the cache
-#   make check-full   make debug-kernel, then make check
+#   make check-full   make debug-kernel, then make check with the
+#                     nightly-size cases too (tests/run --full): the fault
+#                     suite at full length, on the debug kernel as well,
+#                     and the mainline drivers' results beside ours
 #   make debug-kernel build (or find in the cache) the guests' debug kernel
 #                     (KASAN, lockdep, kmemleak, ...) and our drivers for it
 #   make demo         boot a guest and show what an administrator looks at
@@ -63,7 +66,7 @@ check: modules qemu
 		$(if $(KERNEL),--kernel $(KERNEL)) $(if $(T),-T '$(T)') $(TESTFLAGS)
 
 check-full: debug-kernel
-	$(MAKE) check
+	$(MAKE) check TESTFLAGS="--full $(TESTFLAGS)"
 
 demo: modules qemu
 	tests/run --kver $(KVER) --qemu $$(tests/qemu/build -q) --demo

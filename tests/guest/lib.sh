@@ -73,8 +73,15 @@ host_sync() {
 # (a fault knob of a device model, say) through the harness's QMP socket;
 # returns once the change is made
 qom_set() {
-	echo "@@qmp {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"$1\", \"property\": \"$2\", \"value\": $3}}"
+	qom_queue "$@"
 	host_sync
+}
+
+# qom_queue PATH PROPERTY VALUE: the same without waiting for it; the
+# host makes the queued changes in order, as fast as it can (host_sync
+# waits for them all)
+qom_queue() {
+	echo "@@qmp {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"$1\", \"property\": \"$2\", \"value\": $3}}"
 }
 
 # host_check NAME ARGS...: ask the host to check what only it can see (the
@@ -114,4 +121,94 @@ sysfs_find() {
 		[ "$(cat "$d/$2" 2>/dev/null)" = "$3" ] && echo "$d" && return 0
 	done
 	return 1
+}
+
+# Checksummed load (the guest's /harness/ckio, see tests/guest/ckio.c).
+# ck_start NAME DISK FIRST COUNT [JOBS]: JOBS (32) threads write and read
+# blocks FIRST .. FIRST + COUNT - 1 (4 KiB each) of /dev/DISK in the
+# background, in the current directory's NAME.* files, until ck_stop;
+# returns once I/O moves (30 s at most)
+ck_start() {
+	rm -f "$1".*
+	echo "$3 $4" >"$1.blocks"
+	/harness/ckio run /dev/"$2" "$3" "$4" "${5:-32}" "$1.stop" "$1.state" \
+		>"$1.run" 2>&1 &
+	echo $! >"$1.pid"
+	poll 30 ck_moved "$1" 0 ||
+		fail "no checksummed I/O completed on $2 within 30 s: $(cat "$1.run")"
+}
+
+# ck_ops NAME: the I/Os completed so far (writes + reads, failed or not);
+# ck_failed NAME: the failed ones; ck_moved NAME N: more than N completed
+ck_ops() { awk '{ print $1 + $2 + $3 + $4 }' "$1.state.progress" 2>/dev/null || echo 0; }
+ck_failed() { awk '{ print $2 + $4 }' "$1.state.progress" 2>/dev/null || echo 0; }
+ck_moved() { [ "$(ck_ops "$1")" -gt "$2" ]; }
+
+# ck_stop NAME: stop the load; fails if a read found anything but what
+# was written (or written in doubt) there.  Leaves the summary in NAME.sum
+ck_stop() {
+	touch "$1.stop"
+	wait "$(cat "$1.pid")" || fail "checksummed load on $1 found bad data: $(cat "$1.run")"
+	grep '^ckio: run writes' "$1.run" >"$1.sum"
+	echo "ok: $(cat "$1.sum")"
+}
+
+# ck_no_failures NAME WHAT: the stopped load NAME saw no I/O fail (WHAT
+# says through what)
+ck_no_failures() {
+	[ "$(awk '{ print $6 + $10 }' "$1.sum")" = 0 ] ||
+		fail "I/O failed to the application ($2): $(cat "$1.sum")"
+}
+
+# ck_settle NAME DISK IMAGE: with the device healthy, rewrite what is in
+# doubt, read everything back exactly, and have the host find the same in
+# the backing file IMAGE (a HOST_CHECKS ckio-image of the suite); prints
+# "figure:" lines of what was verified
+ck_settle() {
+	local out run blocks digest bytes
+	out=$(/harness/ckio settle /dev/"$2" "$1.state") ||
+		fail "settling $1 on $2 failed: $out"
+	run=$(echo "$out" | awk '/^ckio: settle [0-9a-f]+ rewrote/ { print $3 }')
+	blocks=$(echo "$out" | awk '/blocks written, digest/ { print $(NF - 4) }')
+	digest=$(echo "$out" | awk '/blocks written, digest/ { print $NF }')
+	[ -n "$run" ] && [ -n "$digest" ] || fail "ckio settle said: $out"
+	# shellcheck disable=SC2046
+	host_check ckio-image "$3" $(cat "$1.blocks") "$run" "$blocks" "$digest"
+	host_sync
+	bytes=$(awk '{ print $12 }' "$1.sum")
+	echo "ok: $blocks blocks of $1 on the medium as written (digest $digest)"
+	echo "figure: $1 bytes verified by reads under load: $bytes"
+	echo "figure: $1 bytes verified on the backing store: $((blocks * 4096))"
+	echo "figure: $1 I/Os failed to the application: $(awk '{ print $6 + $10 }' "$1.sum")"
+}
+
+# now_ms: milliseconds since boot (to 10 ms)
+now_ms() { awk '{ sub(/\./, "", $1); print $1 * 10 }' /proc/uptime; }
+
+# ck_resumed NAME LIMIT: I/O of load NAME completes again within LIMIT
+# seconds of now; ck_ms says how many milliseconds it took, and
+# ck_resumed_figure WHAT prints the mean and worst of all the waits
+ck_resumed() {
+	local t0 ops
+	t0=$(now_ms)
+	ops=$(ck_ops "$1")
+	poll "$2" ck_moved "$1" "$ops" || return 1
+	ck_ms=$(($(now_ms) - t0))
+	ck_waits=$((${ck_waits:-0} + 1))
+	ck_sum=$((${ck_sum:-0} + ck_ms))
+	[ "$ck_ms" -le "${ck_worst:-0}" ] || ck_worst=$ck_ms
+}
+ck_resumed_figure() {
+	echo "figure: I/O resumed $1: mean $((ck_sum / ck_waits)) ms," \
+		"worst $ck_worst ms ($ck_waits times)"
+}
+
+# rmmod_refused MODULE WHEN: rmmod of MODULE is refused now (WHEN says
+# when, for the messages) and leaves it loaded
+rmmod_refused() {
+	if rmmod "$1" 2>/dev/null; then
+		fail "rmmod $1 succeeded $2"
+	fi
+	[ -d /sys/module/"$1" ] || fail "$1 gone after a refused rmmod $2"
+	echo "ok: rmmod $1 refused $2"
 }

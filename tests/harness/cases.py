@@ -48,7 +48,7 @@ class Case:
     """One named check: a script (in the suite directory) and its arguments."""
 
     def __init__(self, name, script, *args, timeout=DEFAULT_TIMEOUT,
-                 guest_name=None):
+                 guest_name=None, full=None):
         if not NAME_RE.match(name):
             raise ValueError(f"bad case name {name!r}")
         if guest_name is not None and not NAME_RE.match(guest_name):
@@ -58,6 +58,9 @@ class Case:
         self.script = script
         self.args = [str(a) for a in args]
         self.timeout = int(timeout)
+        # why the case is only for the nightly-size run (tests/run --full,
+        # make check-full): None if make check runs it
+        self.full = full
         self.suite = None
 
     def __repr__(self):
@@ -118,8 +121,28 @@ SUITES_DIR = os.path.join(os.path.dirname(os.path.dirname(
 def renamed(prefix, cases):
     """Another suite's cases under names of their own (prefix + name); the
     guest still knows each by its old name."""
-    return [Case(prefix + c.name, c.script, *c.args, timeout=c.timeout,
-                 guest_name=c.name) for c in cases]
+    out = []
+    for c in cases:
+        r = Case(prefix + c.name, c.script, *c.args, timeout=c.timeout,
+                 guest_name=c.name, full=c.full)
+        if hasattr(c, "known"):
+            r.known = c.known
+        out.append(r)
+    return out
+
+
+def on_debug_kernel(base, check, full):
+    """The cases of suite base named in check (make check runs them) and
+    those matching a pattern of full (make check-full only), renamed
+    debug/<name>, for a suite with KERNEL = "debug" and BASE = base."""
+    out = []
+    for c in suite_module(base).cases():
+        if c.name in check:
+            out.append(c)
+        elif any(fnmatch.fnmatchcase(c.name, p) for p in full):
+            c.full = "on the debug kernel"
+            out.append(c)
+    return renamed("debug/", out)
 
 
 def suite_module(name, root=SUITES_DIR):

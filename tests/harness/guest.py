@@ -28,6 +28,7 @@ import subprocess
 import tempfile
 import time
 
+import ckio
 from initramfs import BuildError, Initramfs, concatenate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -56,6 +57,7 @@ def build_base(suite, ctx, workdir):
     fs.add_file(os.path.join(GUEST_DIR, "init"), "/init", 0o755)
     fs.add_file(os.path.join(GUEST_DIR, "runner"), "/harness/runner", 0o755)
     fs.add_file(os.path.join(GUEST_DIR, "lib.sh"), "/harness/lib.sh", 0o644)
+    fs.add_file(*ckio.guest_file(ctx, workdir), 0o755)
     fs.add_tree(suite.scripts, "/harness/suite")
     for src, dest in (suite.guest_files(ctx) if suite.guest_files else []):
         fs.add_file(src, dest)

@@ -13,6 +13,7 @@ class Reporter:
         self.out = out
         self.number = 0
         self.counts = {"pass": 0, "fail": 0, "skip": 0, "known": 0}
+        self.figures = []
         self.failed = []
         self._print("TAP version 13")
         self._print(f"1..{total}")
@@ -35,6 +36,8 @@ class Reporter:
         if known and status == "fail":
             status = "known"
         self.counts[status] += 1
+        if status in ("pass", "known"):
+            self._figures(case)
         took = f" ({seconds:.1f}s)" if seconds is not None else ""
         if known and status == "pass":
             self._print(f"ok {self.number} - {case.name}{took} # TODO {known}"
@@ -62,8 +65,23 @@ class Reporter:
                     self._print(f"#   | {line}")
                 self._print(f"#   log: {os.path.relpath(log)}")
 
+    def _figures(self, case):
+        """The "figure: ..." lines of a passed case's log, for the summary:
+        what a fault case survived and measured."""
+        log = self.log_path(case)
+        if not os.path.exists(log):
+            return
+        with open(log, errors="replace") as f:
+            for line in f:
+                if line.startswith("figure: "):
+                    self.figures.append(f"{case.name}: {line[8:].rstrip()}")
+
     def summary(self):
         c = self.counts
+        if self.figures:
+            self._print("# figures:")
+            for line in self.figures:
+                self._print(f"#   {line}")
         if self.failed:
             self._print("# failed: " + " ".join(self.failed))
         self._print(f"# results: {os.path.relpath(self.results)}")

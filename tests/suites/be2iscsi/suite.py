@@ -27,6 +27,7 @@ import socket
 import subprocess
 import time
 
+import ckio
 from cases import Case
 
 WHERE = "guest"
@@ -183,8 +184,15 @@ def target_start(ctx):
     return None
 
 
+def ckio_image(ctx, image, *args):
+    """A LUN's backing file holds what a guest's ckio run settled on."""
+    return ckio.image_check(
+        os.path.join(_workdir(ctx), os.path.basename(image)), *args)
+
+
 HOST_CHECKS = {"image-sha256": image_sha256, "target-param": target_param,
-               "target-stop": target_stop, "target-start": target_start}
+               "target-stop": target_stop, "target-start": target_start,
+               "ckio-image": ckio_image}
 
 
 def GUEST_FILES(ctx):
@@ -216,6 +224,8 @@ def QEMU_ARGS(ctx):
 def cases():
     out = []
     for drv in ("mainline", "ours"):
+        full = "the mainline driver, for comparison" \
+            if drv == "mainline" else None
         out += [Case(f"be2iscsi/{drv}/up", "up.sh", timeout=180),
                 Case(f"be2iscsi/{drv}/login", "login.sh", timeout=240),
                 Case(f"be2iscsi/{drv}/data", "data.sh", "None", timeout=400),
@@ -225,9 +235,26 @@ def cases():
                      timeout=300),
                 Case(f"be2iscsi/{drv}/faults", "faults.sh", timeout=400),
                 Case(f"be2iscsi/{drv}/hostile", "hostile.sh", timeout=400),
+                # the fault suite (fault.sh): checksummed load through
+                # each fault, verified on the backing files; make check
+                # runs ours with 10 resets, make check-full 100 and the
+                # mainline driver's results for comparison
+                Case(f"be2iscsi/{drv}/fault-resets", "fault.sh", "resets",
+                     "10", timeout=400, full=full),
+                Case(f"be2iscsi/{drv}/fault-resets-100", "fault.sh",
+                     "resets", "100", timeout=1500,
+                     full="100 connection resets"),
+                Case(f"be2iscsi/{drv}/fault-replacement", "fault.sh",
+                     "replacement", timeout=400, full=full),
+                Case(f"be2iscsi/{drv}/fault-unload", "fault.sh", "unload",
+                     timeout=400, full=full),
                 # last: it leaves a driver loaded afresh
                 Case(f"be2iscsi/{drv}/reload-10", "reload.sh", timeout=400)]
     for case in out:
+        if case.name.startswith("be2iscsi/mainline/fault-resets"):
+            case.known = ("with Debian's be2iscsi.ko the model's third "
+                          "connection reset reports no connection error "
+                          "and I/O goes on; not yet explained")
         if case.name == "be2iscsi/mainline/hostile":
             # what Debian's driver does with the same entries, for
             # comparison

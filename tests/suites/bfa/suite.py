@@ -15,6 +15,7 @@ import hashlib
 import os
 import subprocess
 
+import ckio
 from cases import Case
 
 WHERE = "guest"
@@ -25,6 +26,9 @@ TOOLS = ["lsscsi", "sg_inq", "dd", "cmp", "od", "sha256sum", "stat",
          "sg_reset"]
 FIRMWARE = "cbfw-3.2.5.1.bin"
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# the fault suite's RSCN storm: target 1 leaves and rejoins this often
+RSCN_ROUNDS = 100
 
 # (target, lun, MiB) of the LUNs the HBA carries
 LUNS = [(0, 0, 64), (0, 1, 32), (1, 0, 48)]
@@ -89,7 +93,14 @@ def image_sha256(ctx, image, offset, length, digest):
     return None
 
 
-HOST_CHECKS = {"image-sha256": image_sha256}
+def ckio_image(ctx, image, *args):
+    """A LUN's backing file holds what a guest's ckio run settled on."""
+    return ckio.image_check(
+        os.path.join(_workdir(ctx), os.path.basename(image)), *args)
+
+
+HOST_CHECKS = {"image-sha256": image_sha256,
+               "ckio-image": ckio_image}
 
 
 def cases():
@@ -118,6 +129,27 @@ def cases():
                 Case(f"bfa/{drv}/intx", "intx.sh", timeout=180),
                 Case(f"bfa/{drv}/npiv", "npiv.sh", timeout=240),
                 Case(f"bfa/{drv}/reload", "reload.sh", timeout=600)]
+    # the fault suite (fault.sh): checksummed load through each fault,
+    # verified on the backing files.  make check runs ours, with 10 link
+    # bounces; make check-full adds 100 bounces and the mainline driver's
+    # results on the same cases for comparison
+    for drv in ("mainline", "ours"):
+        full = "the mainline driver, for comparison" \
+            if drv == "mainline" else None
+        out += [Case(f"bfa/{drv}/fault-bounce", "fault.sh", "bounce", "10",
+                     timeout=300, full=full),
+                Case(f"bfa/{drv}/fault-bounce-100", "fault.sh", "bounce",
+                     "100", timeout=1500, full="100 link bounces"),
+                Case(f"bfa/{drv}/fault-rscn", "fault.sh", "rscn",
+                     str(RSCN_ROUNDS), timeout=600, full=full),
+                Case(f"bfa/{drv}/fault-dev-loss", "fault.sh", "dev-loss",
+                     timeout=400, full=full),
+                Case(f"bfa/{drv}/fault-heartbeat", "fault.sh",
+                     "heartbeat-stall", timeout=240, full=full),
+                Case(f"bfa/{drv}/fault-ioc-fail", "fault.sh", "ioc-fail",
+                     timeout=240, full=full),
+                Case(f"bfa/{drv}/fault-unload", "fault.sh", "unload",
+                     timeout=400, full=full)]
     out.append(Case("bfa/mainline/bsg", "bsg.sh", timeout=240))
     # ours beyond that: bring-up details, bsg, leaks, refused input
     for mode in ("up", "intx", "params", "heartbeat-stall", "ioc-fail",
