@@ -252,9 +252,9 @@ def cases():
                 Case(f"be2iscsi/{drv}/reload-10", "reload.sh", timeout=400)]
     for case in out:
         if case.name.startswith("be2iscsi/mainline/fault-resets"):
-            case.known = ("with Debian's be2iscsi.ko the model's third "
-                          "connection reset reports no connection error "
-                          "and I/O goes on; not yet explained")
+            case.known = ("with Debian's be2iscsi.ko a connection reset "
+                          "now and then reports no connection error and "
+                          "I/O goes on; cause not found")
         if case.name == "be2iscsi/mainline/hostile":
             # what Debian's driver does with the same entries, for
             # comparison

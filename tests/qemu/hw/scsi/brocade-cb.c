@@ -107,6 +107,8 @@
 #define M_ID                1
 #define M_TOKEN             2
 #define M_DEST              3
+/* the index bits of an I/O tag; above them a driver keeps what it likes */
+#define IO_TAG_MASK         0x7ff
 
 #define REPLY(id)           ((id) | 0x80)
 
@@ -116,6 +118,7 @@ enum {
     MC_RPORT = 11, MC_ITN = 12, MC_IOIM_READ = 13, MC_IOIM_WRITE = 14,
     MC_IOIM_IO = 15, MC_IOIM = 16, MC_IOIM_IOCOM = 17, MC_TSKIM = 18,
     MC_PORT = 21, MC_SFP = 22, MC_PHY = 25, MC_FRU = 34,
+    MC_UNUSED_FIRST = 0x40,     /* from here on no class exists */
 };
 
 /* IOC class */
@@ -381,6 +384,58 @@ static void rsp_shadow(BcbState *s, int fn, BcbRing *r)
     guest_write(s, fn, r->shadow, v, 4, "response producer index");
 }
 
+static void msg_init(uint8_t *m, uint8_t class, uint8_t id, int fn)
+{
+    memset(m, 0, BCB_ELEM);
+    m[M_CLASS] = class;
+    m[M_ID] = id;
+    m[M_DEST] = fn << 1 | fn;
+}
+
+/*
+ * Hostile mode: an element that names nothing the host has asked for, put
+ * on a response ring ahead of a real answer.  I/O answers (good, and full
+ * with status, sense length and residual) carry a tag no driver can have
+ * issued: its low 11 bits, all a tag's index may use, are FW_MAX_IOS or
+ * more (the most I/Os the firmware takes), the bits above random; or the
+ * element is of a message class the firmware does not have.  A driver
+ * that checks what it reads drops it and loses nothing.
+ */
+static bool fuzz_element(BcbState *s, uint8_t *m, int fn)
+{
+    GRand *r = s->fuzz_rand;
+    uint16_t tag = g_rand_int_range(r, FW_MAX_IOS, IO_TAG_MASK + 1) |
+                   g_rand_int_range(r, 0, 32) << 11;
+    int k;
+
+    if (s->port[fn].io[tag & IO_TAG_MASK]) {
+        return false;       /* a host that uses more tags than it may */
+    }
+    switch (g_rand_int_range(r, 0, 3)) {
+    case 0:
+        msg_init(m, MC_IOIM_IOCOM, REPLY(1), fn);
+        stw_be_p(m + 4, tag);
+        break;
+    case 1:
+        msg_init(m, MC_IOIM, REPLY(1), fn);
+        for (k = 4; k < BCB_ELEM; k += 4) {
+            stl_le_p(m + k, g_rand_int(r));
+        }
+        stw_be_p(m + 4, tag);
+        m[12] = CHECK_CONDITION;
+        m[13] = 0xff;
+        break;
+    default:
+        msg_init(m, g_rand_int_range(r, MC_UNUSED_FIRST, 0x100),
+                 g_rand_int_range(r, 0, 0x100), fn);
+        for (k = 4; k < BCB_ELEM; k += 4) {
+            stl_le_p(m + k, g_rand_int(r));
+        }
+        break;
+    }
+    return true;
+}
+
 /* Put one message on a response ring, or keep it until there is room. */
 static void bcb_respond(BcbState *s, int fn, int q, const uint8_t *msg)
 {
@@ -408,6 +463,19 @@ static void bcb_respond(BcbState *s, int fn, int q, const uint8_t *msg)
         QSIMPLEQ_INSERT_TAIL(&p->backlog[q], e, next);
         p->backlog_len[q]++;
         return;
+    }
+    if (s->fuzz_left && (r->pi + 2) % r->depth != r->ci) {
+        uint8_t bad[BCB_ELEM];
+
+        if (!s->fuzz_rand) {
+            s->fuzz_rand = g_rand_new_with_seed(s->fuzz_seed);
+        }
+        if (fuzz_element(s, bad, fn) &&
+            guest_write(s, fn, r->base + (uint64_t)r->pi * BCB_ELEM, bad,
+                        BCB_ELEM, "response element")) {
+            r->pi = (r->pi + 1) % r->depth;
+            s->fuzz_left--;
+        }
     }
     if (!guest_write(s, fn, r->base + (uint64_t)r->pi * BCB_ELEM, msg, BCB_ELEM,
                      "response element")) {
@@ -920,14 +988,6 @@ enum { FCPORT_ENABLE = 1, FCPORT_DISABLE = 2, FCPORT_SVC_PARAMS = 3,
 #define TOPO_P2P            5
 #define SPEED_8G            8
 
-static void msg_init(uint8_t *m, uint8_t class, uint8_t id, int fn)
-{
-    memset(m, 0, BCB_ELEM);
-    m[M_CLASS] = class;
-    m[M_ID] = id;
-    m[M_DEST] = fn << 1 | fn;
-}
-
 /* Tell the host the state of its link. */
 static void fcport_event(BcbState *s, int fn)
 {
@@ -1424,7 +1484,6 @@ static void bcb_itn_msg(BcbState *s, int fn, const uint8_t *req, int q)
 enum { IOIM_ABORT = 1, IOIM_CLEANUP = 2 };
 enum { IOS_OK = 0, IOS_HOST_ABORTED = 1, IOS_ABORTED = 2, IOS_PROTO_ERR = 6,
        IOS_UTAG = 7 };
-#define IO_TAG_MASK         0x7ff
 #define SGE_SIZE            12
 #define SGE_LAST            3
 #define SGE_PAGE_END        1
@@ -2434,6 +2493,10 @@ static void bcb_exit(PCIDevice *pci)
     timer_free(s->beat);
     timer_free(s->link);
     timer_free(s->later_timer);
+    if (s->fuzz_rand) {
+        g_rand_free(s->fuzz_rand);
+        s->fuzz_rand = NULL;
+    }
     while (!QSIMPLEQ_EMPTY(&s->later)) {
         BcbPending *e = QSIMPLEQ_FIRST(&s->later);
 
@@ -2466,6 +2529,10 @@ static Property bcb_props[] = {
  *   io-delay-ms    every command waits this long at the target
  *   fault-lun      target << 16 | LUN the two above apply to (else all)
  *   els-drop       the next N ELS/CT exchanges get no answer
+ *   fuzz-responses this many hostile elements go onto the response rings,
+ *                  each ahead of a real answer (see fuzz_element); reads
+ *                  back how many are still to come
+ *   fuzz-seed      the seed of their random contents (set before)
  */
 static bool get_link_down(Object *obj, Error **errp)
 {
@@ -2546,6 +2613,8 @@ static void get_fault_u64(Object *obj, Visitor *v, const char *name,
                    !strcmp(name, "io-drop") ? s->io_drop :
                    !strcmp(name, "io-delay-ms") ? s->io_delay_ms :
                    !strcmp(name, "fault-lun") ? (uint64_t)s->fault_lun :
+                   !strcmp(name, "fuzz-responses") ? s->fuzz_left :
+                   !strcmp(name, "fuzz-seed") ? s->fuzz_seed :
                    s->els_drop;
 
     visit_type_uint64(v, name, &val, errp);
@@ -2563,6 +2632,17 @@ static void set_fault_u64(Object *obj, Visitor *v, const char *name,
     }
     if (!strcmp(name, "io-drop")) {
         s->io_drop = MIN(val, UINT32_MAX);
+        return;
+    }
+    if (!strcmp(name, "fuzz-responses")) {
+        s->fuzz_left = MIN(val, UINT32_MAX);
+        return;
+    }
+    if (!strcmp(name, "fuzz-seed")) {
+        s->fuzz_seed = val;
+        if (s->fuzz_rand) {
+            g_rand_set_seed(s->fuzz_rand, s->fuzz_seed);
+        }
         return;
     }
     if (!strcmp(name, "els-drop")) {
@@ -2624,6 +2704,10 @@ static void bcb_class_init(ObjectClass *klass, void *data)
     object_class_property_add(klass, "io-delay-ms", "uint64",
                               get_fault_u64, set_fault_u64, NULL, NULL);
     object_class_property_add(klass, "fault-lun", "uint64",
+                              get_fault_u64, set_fault_u64, NULL, NULL);
+    object_class_property_add(klass, "fuzz-responses", "uint64",
+                              get_fault_u64, set_fault_u64, NULL, NULL);
+    object_class_property_add(klass, "fuzz-seed", "uint64",
                               get_fault_u64, set_fault_u64, NULL, NULL);
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
 }

@@ -160,6 +160,9 @@ struct BcbState {
     uint32_t io_drop;       /* fault: this many commands get no answer */
     uint32_t io_delay_ms;   /* fault: commands wait this long */
     int64_t fault_lun;      /* target << 16 | LUN of the two above, or -1 */
+    uint32_t fuzz_left;     /* hostile: this many bad responses to come */
+    uint32_t fuzz_seed;
+    GRand *fuzz_rand;
 
     /* properties */
     uint64_t wwpn;

@@ -12,4 +12,5 @@ BASE = "be2iscsi"
 
 
 def cases():
-    return on_debug_kernel(BASE, [], ["be2iscsi/ours/fault-*"])
+    return on_debug_kernel(BASE, [], ["be2iscsi/ours/fault-*",
+                                      "be2iscsi/ours/hostile"])
