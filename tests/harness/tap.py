@@ -36,7 +36,7 @@ class Reporter:
         if known and status == "fail":
             status = "known"
         self.counts[status] += 1
-        if status in ("pass", "known"):
+        if status == "pass":
             self._figures(case)
         took = f" ({seconds:.1f}s)" if seconds is not None else ""
         if known and status == "pass":
