@@ -212,3 +212,13 @@ rmmod_refused() {
 	[ -d /sys/module/"$1" ] || fail "$1 gone after a refused rmmod $2"
 	echo "ok: rmmod $1 refused $2"
 }
+
+# time_scale: how much longer than on Debian's kernel the harness lets
+# things take on this one (2 on the debug kernel, whose time bounds it
+# doubles), for a case's own bounds on how fast something must happen
+time_scale() {
+	case $(uname -r) in
+	*-scsidebug) echo 2 ;;
+	*) echo 1 ;;
+	esac
+}
