@@ -179,11 +179,10 @@ static void report(const char *fmt, ...)
 	pthread_mutex_unlock(&lock);
 }
 
-static void tally(uint64_t *counter, uint64_t verified)
+static void tally(uint64_t *counter)
 {
 	pthread_mutex_lock(&lock);
 	(*counter)++;
-	bytes_verified += verified;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -230,9 +229,9 @@ static int io_done(const char *what, int ok, int loud, uint64_t b,
 	int err = errno;
 
 	if (*what == 'w')
-		tally(ok ? &n_write : &n_write_err, 0);
+		tally(ok ? &n_write : &n_write_err);
 	else
-		tally(ok ? &n_read : &n_read_err, 0);
+		tally(ok ? &n_read : &n_read_err);
 	if (!ok && loud)
 		report("ckio: %s blocks %llu+%u: %s\n", what,
 		       (unsigned long long)(first + b), n,
@@ -312,10 +311,11 @@ static void *job(void *arg)
 
 static void progress(const char *state)
 {
-	char tmp[4096], *name;
+	char tmp[4096], name[4096];
 	FILE *f;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.progress.new", state) >= (int)sizeof(tmp))
+	if (snprintf(name, sizeof(name), "%s.progress", state) >= (int)sizeof(name) ||
+	    snprintf(tmp, sizeof(tmp), "%s.new", name) >= (int)sizeof(tmp))
 		return;
 	f = fopen(tmp, "w");
 	if (!f)
@@ -326,12 +326,7 @@ static void progress(const char *state)
 		(unsigned long long)n_read_err);
 	pthread_mutex_unlock(&lock);
 	fclose(f);
-	name = strdup(tmp);
-	if (!name)
-		return;
-	name[strlen(name) - 4] = '\0';
 	rename(tmp, name);
-	free(name);
 }
 
 static int save_state(const char *path)
