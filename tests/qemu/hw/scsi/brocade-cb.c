@@ -526,6 +526,24 @@ static void port_forget(BcbState *s, BcbPort *p)
     memset(p->rport, 0, sizeof(p->rport));
 }
 
+/*
+ * A reset of SCOPE reached target T, LUN L (-1: all of them): the hung
+ * LUN answers again if the scope covers it and is as wide as the fault
+ * asks for.
+ */
+static void hang_reset(BcbState *s, int scope, int t, int lun)
+{
+    int64_t f = s->fault_lun;
+
+    if (!s->io_hang || scope < s->io_hang) {
+        return;
+    }
+    if (f < 0 || t < 0 ||
+        ((f >> 16) == t && (scope >= BCB_HANG_TARGET || (f & 0xffff) == lun))) {
+        s->io_hang = 0;
+    }
+}
+
 static void rings_forget(BcbState *s, BcbPort *p)
 {
     int q;
@@ -544,6 +562,7 @@ static void rings_forget(BcbState *s, BcbPort *p)
     p->gen++;
     port_forget(s, p);
     io_forget_all(p);
+    hang_reset(s, BCB_HANG_IOC, -1, -1);
 }
 
 /* ---- IOC: firmware life cycle ------------------------------------------ */
@@ -1685,9 +1704,9 @@ static void bcb_io_start(BcbState *s, int fn, const uint8_t *req, int q)
     d = io->t < 0 || !bcb_fabric_session(s, io->t, r->local_pid) ? NULL :
         scsi_device_find(&s->bus, 0, io->t, io->lun);
     faulty = s->fault_lun < 0 || s->fault_lun == (io->t << 16 | io->lun);
-    if (!d || !p->link_up || (faulty && s->io_drop)) {
+    if (!d || !p->link_up || (faulty && (s->io_drop || s->io_hang))) {
         /* the frame goes nowhere: the host's timer and abort will tell */
-        if (d && p->link_up) {
+        if (d && p->link_up && s->io_drop) {
             s->io_drop--;
         }
         return;
@@ -1822,6 +1841,7 @@ static void bcb_io_abort(BcbState *s, int fn, const uint8_t *req, int q)
     }
     memcpy(io->abort_tag, req + 6, 2);
     io->q = q;
+    hang_reset(s, BCB_HANG_ABORT, io->t, io->lun);
     if (!io->req) {
         io_answer(s, fn, q, tag, io->rport_handle, IOS_HOST_ABORTED,
                   io->abort_tag);
@@ -1910,10 +1930,13 @@ static void bcb_tsk_msg(BcbState *s, int fn, const uint8_t *req, int q)
     case TM_ABORT_TASK_SET:
     case TM_CLEAR_TASK_SET:
         tm_end_ios(p, t, lun);
+        hang_reset(s, BCB_HANG_LUN, t, lun);
         break;
     case TM_LUN_RESET:
     case TM_TARGET_RESET:
         tm_end_ios(p, t, req[16] == TM_LUN_RESET ? lun : -1);
+        hang_reset(s, req[16] == TM_LUN_RESET ? BCB_HANG_LUN :
+                   BCB_HANG_TARGET, t, lun);
         QTAILQ_FOREACH(kid, &s->bus.qbus.children, sibling) {
             SCSIDevice *d = SCSI_DEVICE(kid->child);
 
@@ -2527,7 +2550,11 @@ static Property bcb_props[] = {
  *   ioc-fail       (set true) the firmware reports an error and stops
  *   io-drop        the next N commands get no answer from the target
  *   io-delay-ms    every command waits this long at the target
- *   fault-lun      target << 16 | LUN the two above apply to (else all)
+ *   io-hang        every command gets no answer until a reset at least
+ *                  this wide reaches the LUN: 1 an abort of one of them,
+ *                  2 a LUN reset, 3 a target reset, 4 an IOC reset (the
+ *                  host's); then it reads back 0
+ *   fault-lun      target << 16 | LUN the three above apply to (else all)
  *   els-drop       the next N ELS/CT exchanges get no answer
  *   fuzz-responses this many hostile elements go onto the response rings,
  *                  each ahead of a real answer (see fuzz_element); reads
@@ -2612,6 +2639,7 @@ static void get_fault_u64(Object *obj, Visitor *v, const char *name,
     uint64_t val = !strcmp(name, "targets-away") ? s->targets_away :
                    !strcmp(name, "io-drop") ? s->io_drop :
                    !strcmp(name, "io-delay-ms") ? s->io_delay_ms :
+                   !strcmp(name, "io-hang") ? s->io_hang :
                    !strcmp(name, "fault-lun") ? (uint64_t)s->fault_lun :
                    !strcmp(name, "fuzz-responses") ? s->fuzz_left :
                    !strcmp(name, "fuzz-seed") ? s->fuzz_seed :
@@ -2651,6 +2679,14 @@ static void set_fault_u64(Object *obj, Visitor *v, const char *name,
     }
     if (!strcmp(name, "io-delay-ms")) {
         s->io_delay_ms = MIN(val, 600000);
+        return;
+    }
+    if (!strcmp(name, "io-hang")) {
+        if (val > BCB_HANG_IOC) {
+            error_setg(errp, "io-hang: 0 to %d", BCB_HANG_IOC);
+            return;
+        }
+        s->io_hang = val;
         return;
     }
     if (!strcmp(name, "fault-lun")) {
@@ -2702,6 +2738,8 @@ static void bcb_class_init(ObjectClass *klass, void *data)
     object_class_property_add(klass, "els-drop", "uint64",
                               get_fault_u64, set_fault_u64, NULL, NULL);
     object_class_property_add(klass, "io-delay-ms", "uint64",
+                              get_fault_u64, set_fault_u64, NULL, NULL);
+    object_class_property_add(klass, "io-hang", "uint64",
                               get_fault_u64, set_fault_u64, NULL, NULL);
     object_class_property_add(klass, "fault-lun", "uint64",
                               get_fault_u64, set_fault_u64, NULL, NULL);

@@ -38,6 +38,9 @@ typedef struct BcbRing {
 #define BCB_MAX_TARGETS 64
 #define BCB_MAX_LOGINS 16
 
+/* io-hang: the narrowest reset that makes a hung LUN answer again */
+enum { BCB_HANG_ABORT = 1, BCB_HANG_LUN, BCB_HANG_TARGET, BCB_HANG_IOC };
+
 /* An N_Port logged in to the fabric from the HBA, with what it registered. */
 typedef struct BcbLogin {
     int port;               /* the HBA port it came in on */
@@ -159,7 +162,8 @@ struct BcbState {
     uint32_t els_drop;      /* fault: this many exchanges get no answer */
     uint32_t io_drop;       /* fault: this many commands get no answer */
     uint32_t io_delay_ms;   /* fault: commands wait this long */
-    int64_t fault_lun;      /* target << 16 | LUN of the two above, or -1 */
+    uint32_t io_hang;       /* fault: no answers until a reset (BCB_HANG_*) */
+    int64_t fault_lun;      /* target << 16 | LUN of the three above, or -1 */
     uint32_t fuzz_left;     /* hostile: this many bad responses to come */
     uint32_t fuzz_seed;
     GRand *fuzz_rand;
