@@ -101,10 +101,15 @@ struct Be2State {
     bool unreachable;
     uint32_t delay_ms;
     uint32_t drop_responses;
+    uint32_t io_hang;           /* statuses of hang-lun held: BE2_HANG_* */
+    uint32_t hang_lun;
     uint32_t fuzz_left;         /* hostile completions still to write */
     uint32_t fuzz_seed;
     GRand *fuzz_rand;
 };
+
+/* io-hang: what makes the hung LUN's statuses flow again */
+enum { BE2_HANG_ABORT = 1, BE2_HANG_LUN, BE2_HANG_TARGET, BE2_HANG_SESSION };
 
 /* be2-iscsi.c */
 bool be2_dma_read(Be2State *s, uint64_t addr, void *buf, size_t len,

@@ -54,7 +54,8 @@
 
 /* iSCSI opcodes (RFC 7143 11.1.1) */
 enum {
-    OP_NOP_OUT = 0x00, OP_SCSI_CMD = 0x01, OP_DATA_OUT = 0x05,
+    OP_NOP_OUT = 0x00, OP_SCSI_CMD = 0x01, OP_TMF_REQ = 0x02,
+    OP_DATA_OUT = 0x05,
     OP_NOP_IN = 0x20, OP_SCSI_RSP = 0x21, OP_TMF_RSP = 0x22,
     OP_LOGIN_RSP = 0x23, OP_TEXT_RSP = 0x24, OP_DATA_IN = 0x25,
     OP_LOGOUT_RSP = 0x26, OP_R2T = 0x31, OP_ASYNC = 0x32, OP_REJECT = 0x3f,
@@ -89,6 +90,10 @@ typedef struct Be2Sge {
 typedef struct Be2Task {
     bool live;
     bool write;
+    bool hung;              /* its status was held back by io-hang */
+    uint8_t tmf;            /* a task management request: its function */
+    uint16_t lun;
+    uint32_t ref_itt;       /* what an ABORT TASK names */
     uint32_t itt;
     uint32_t edtl;
     uint64_t bhs;
@@ -133,6 +138,12 @@ struct Be2Conn {
 static uint32_t dsl_of(const uint8_t *bhs)
 {
     return ldl_be_p(bhs + 4) & 0xffffff;
+}
+
+/* The LUN a command or TMF names (single level, peripheral or flat). */
+static uint16_t lun_of(const uint8_t *bhs)
+{
+    return (bhs[8] & 0x3f) << 8 | bhs[9];
 }
 
 static uint32_t pad4(uint32_t n)
@@ -545,6 +556,10 @@ static void wrb_post(Be2Conn *c, unsigned idx)
     t = &c->task[idx];
     t->live = false;
     t->itt = ldl_be_p(bhs + 16);
+    t->hung = false;
+    t->lun = lun_of(bhs);
+    t->tmf = (bhs[0] & 0x3f) == OP_TMF_REQ ? bhs[1] & 0x7f : 0;
+    t->ref_itt = ldl_be_p(bhs + 20);
     t->bhs = bhs_pa;
     t->edtl = 0;
     t->nsge = 0;
@@ -718,6 +733,62 @@ static Be2Task *task_of(Be2Conn *c, uint32_t itt, unsigned *idx)
     return (itt >> 24) == 0 && t->live && t->itt == itt ? t : NULL;
 }
 
+/*
+ * io-hang: the target does the hung LUN's commands but their statuses
+ * never leave it, until task management wide enough reaches the LUN.
+ */
+static bool hang_holds(Be2Conn *c, Be2Task *t)
+{
+    if (!c->s->io_hang || t->lun != c->s->hang_lun) {
+        return false;
+    }
+    t->hung = true;
+    return true;
+}
+
+enum {
+    TMF_ABORT_TASK = 1, TMF_ABORT_TASK_SET = 2, TMF_CLEAR_TASK_SET = 4,
+    TMF_LUN_RESET = 5, TMF_TARGET_WARM_RESET = 6, TMF_TARGET_COLD_RESET = 7,
+};
+
+/*
+ * A task management response for the host, with io-hang set: an abort of
+ * a held command ends the hang at level 1, answered as done (the target
+ * had the command); task set and LUN resets of the LUN end it at level
+ * 2, target resets at 3 (whatever the target answers).  Level 4 only
+ * ends with a new connection: the session's recovery.
+ */
+static void hang_tmf(Be2Conn *c, const Be2Task *t, uint8_t *bhs)
+{
+    Be2State *s = c->s;
+    unsigned k;
+
+    switch (t->tmf) {
+    case TMF_ABORT_TASK:
+        for (k = 0; k < TASKS && s->io_hang == BE2_HANG_ABORT; k++) {
+            if (c->task[k].hung && c->task[k].itt == t->ref_itt) {
+                c->task[k].hung = false;
+                s->io_hang = 0;
+                bhs[2] = 0;     /* function complete */
+            }
+        }
+        break;
+    case TMF_ABORT_TASK_SET:
+    case TMF_CLEAR_TASK_SET:
+    case TMF_LUN_RESET:
+        if (t->lun == s->hang_lun && s->io_hang <= BE2_HANG_LUN) {
+            s->io_hang = 0;
+        }
+        break;
+    case TMF_TARGET_WARM_RESET:
+    case TMF_TARGET_COLD_RESET:
+        if (s->io_hang <= BE2_HANG_TARGET) {
+            s->io_hang = 0;
+        }
+        break;
+    }
+}
+
 static void rx_data_in(Be2Conn *c, const uint8_t *bhs, const uint8_t *data,
                        uint32_t dlen, bool digest_bad)
 {
@@ -742,6 +813,9 @@ static void rx_data_in(Be2Conn *c, const uint8_t *bhs, const uint8_t *data,
         task_dma(c, t, off, (uint8_t *)data, dlen, true);
     }
     if (bhs[1] & FL_STATUS) {
+        if (hang_holds(c, t)) {
+            return;
+        }
         if (c->s->drop_responses) {
             c->s->drop_responses--;
             return;
@@ -757,7 +831,7 @@ static void rx_scsi_rsp(Be2Conn *c, const uint8_t *bhs, const uint8_t *data,
     unsigned idx;
     Be2Task *t = task_of(c, ldl_be_p(bhs + 16), &idx);
 
-    if (!t) {
+    if (!t || hang_holds(c, t)) {
         return;
     }
     if (c->s->drop_responses) {
@@ -790,13 +864,16 @@ static void rx_r2t(Be2Conn *c, const uint8_t *bhs)
     send_data_out(c, t, bhs + 8, ldl_be_p(bhs + 20), off, len);
 }
 
-static void rx_mgmt_rsp(Be2Conn *c, const uint8_t *bhs)
+static void rx_mgmt_rsp(Be2Conn *c, uint8_t *bhs)
 {
     unsigned idx;
     Be2Task *t = task_of(c, ldl_be_p(bhs + 16), &idx);
 
     if (!t) {
         return;
+    }
+    if ((bhs[0] & 0x3f) == OP_TMF_RSP && c->s->io_hang) {
+        hang_tmf(c, t, bhs);
     }
     t->live = false;
     if ((bhs[0] & 0x3f) == OP_LOGOUT_RSP) {
@@ -1115,6 +1192,9 @@ uint32_t be2_ofl_connect(Be2State *s, uint8_t *p, uint32_t len)
     c->hold = timer_new_ms(QEMU_CLOCK_VIRTUAL, hold_expired, c);
     s->conn[cid] = c;
     conn_watch(c);
+    if (s->io_hang == BE2_HANG_SESSION) {
+        s->io_hang = 0;         /* the session is starting over */
+    }
 
     stl_le_p(p + 16, ++s->conn_handles);
     stw_le_p(p + 20, cid);
@@ -1212,6 +1292,11 @@ void be2_ofl_reset(Be2State *s)
  *                       ones, as if the path to the target were cut
  *   delay-ms            each PDU from the target is held this long
  *   drop-responses      the next n SCSI statuses from the target are lost
+ *   io-hang             1-4: the statuses of hang-lun's commands are held
+ *                       back until an abort of one of them (1), a LUN
+ *                       reset (2), a target reset (3) or a new connection
+ *                       (4) reaches the target; then it reads back 0
+ *   hang-lun            the LUN io-hang applies to
  *   connections         (read only) TCP connections open
  */
 static void get_u32(Object *obj, Visitor *v, const char *name, void *opaque,
@@ -1225,6 +1310,10 @@ static void get_u32(Object *obj, Visitor *v, const char *name, void *opaque,
         val = s->delay_ms;
     } else if (!strcmp(name, "drop-responses")) {
         val = s->drop_responses;
+    } else if (!strcmp(name, "io-hang")) {
+        val = s->io_hang;
+    } else if (!strcmp(name, "hang-lun")) {
+        val = s->hang_lun;
     } else {
         for (i = 0; i < BE2_CIDS; i++) {
             val += s->conn[i] && !s->conn[i]->dead;
@@ -1248,6 +1337,18 @@ static void set_u32(Object *obj, Visitor *v, const char *name, void *opaque,
             return;
         }
         s->delay_ms = val;
+    } else if (!strcmp(name, "io-hang")) {
+        if (val > BE2_HANG_SESSION) {
+            error_setg(errp, "io-hang: 0 to %d", BE2_HANG_SESSION);
+            return;
+        }
+        s->io_hang = val;
+    } else if (!strcmp(name, "hang-lun")) {
+        if (val > 0x3fff) {
+            error_setg(errp, "hang-lun is at most 16383");
+            return;
+        }
+        s->hang_lun = val;
     } else {
         s->drop_responses = val;
     }
@@ -1308,6 +1409,10 @@ void be2_ofl_class_init(ObjectClass *klass)
                               NULL, NULL);
     object_class_property_add(klass, "drop-responses", "uint32", get_u32,
                               set_u32, NULL, NULL);
+    object_class_property_add(klass, "io-hang", "uint32", get_u32, set_u32,
+                              NULL, NULL);
+    object_class_property_add(klass, "hang-lun", "uint32", get_u32, set_u32,
+                              NULL, NULL);
     object_class_property_add(klass, "connections", "uint32", get_u32, NULL,
                               NULL, NULL);
     object_class_property_add_bool(klass, "target-unreachable",
