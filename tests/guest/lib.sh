@@ -182,6 +182,62 @@ ck_settle() {
 	echo "figure: $1 I/Os failed to the application: $(awk '{ print $6 + $10 }' "$1.sum")"
 }
 
+# A LUN that hangs until a reset reaches it (the models' io-hang).
+# hang_setup DISK: short command and error-handling timeouts on /dev/DISK,
+# 64 KiB of known data at 300 * 64 KiB, and the midlayer's error recovery
+# logging (level 4), which names each escalation step; hang_end puts the
+# logging back
+hang_setup() {
+	echo 5 >/sys/block/"$1"/device/timeout &&
+		echo 3 >/sys/block/"$1"/device/eh_timeout ||
+		fail "cannot set the timeouts of $1"
+	random_file known 65536
+	dd if=known of=/dev/"$1" bs=65536 seek=300 oflag=direct 2>/dev/null ||
+		fail "write to $1 failed"
+	hang_logging=$(cat /proc/sys/dev/scsi/logging_level)
+	echo 4 >/proc/sys/dev/scsi/logging_level
+}
+hang_end() { echo "$hang_logging" >/proc/sys/dev/scsi/logging_level; }
+
+# hang_round OBJECT DISK IMAGE LEVEL STEP MARKER...: OBJECT's io-hang set
+# to LEVEL, which STEP of the error handler ends; a read of the known data
+# caught in it returns it, the kernel log shows the first LEVEL MARKERs
+# (one per step, in order of escalation) and none after, DISK is running
+# and 1 MiB written to it afterwards reads back and is in IMAGE on the
+# host.  hang_ms: how long the read took
+hang_round() {
+	local obj=$1 d=$2 img=$3 level=$4 step=$5 t0 log m i=1 state
+	local off=$((24 << 20))
+	shift 5
+	klog_mark
+	qom_set "$obj" io-hang "$level"
+	t0=$(now_ms)
+	timeout $((180 * $(time_scale))) dd if=/dev/"$d" of=back bs=65536 \
+		skip=300 count=1 iflag=direct 2>/dev/null ||
+		fail "a read to a LUN hung until $step failed"
+	hang_ms=$(($(now_ms) - t0))
+	cmp -s known back || fail "the read recovered by $step returned other data"
+	log=$(klog_since)
+	for m in "$@"; do
+		if [ $i -le "$level" ]; then
+			printf '%s\n' "$log" | grep -qF -- "$m" ||
+				fail "hung until $step: the error handler never logged '$m'"
+		elif printf '%s\n' "$log" | grep -qF -- "$m"; then
+			fail "hung until $step: the error handler went on to '$m'"
+		fi
+		i=$((i + 1))
+	done
+	state=$(cat /sys/block/"$d"/device/state)
+	[ "$state" = running ] || fail "$d is $state after $step"
+	rm -f "$d-$off"*
+	write_verify "$d" $off 1048576
+	[ ! -e "$d-$off.bad" ] || fail "after $step: $(cat "$d-$off.bad")"
+	host_check image-sha256 "$img" $off 1048576 "$(sha_of "$d-$off")"
+	host_sync
+	echo "ok: the error handler went as far as $step, which recovered $d ($hang_ms ms)"
+	echo "figure: command hung until $step: read back right after $hang_ms ms"
+}
+
 # now_ms: milliseconds since boot (to 10 ms)
 now_ms() { awk '{ sub(/\./, "", $1); print $1 * 10 }' /proc/uptime; }
 

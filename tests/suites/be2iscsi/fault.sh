@@ -10,6 +10,13 @@
 #                (5 s): the session FAILED, I/O fails to the application
 #                and nothing hangs; the path back, the session logs in
 #                again on the same disks, which hold every completed write
+#   escalation   LUN 2's statuses are held back until an abort, then a
+#                LUN reset, then the session's recovery reaches it (tgtd
+#                refuses target resets, so libiscsi's target reset step
+#                always goes on to the session): each time the error
+#                handler climbs to that step and no further, and the read
+#                caught in it returns the right data; LUN 1's load goes on
+#                meanwhile
 #   unload       rmmod under load and with the session in recovery is
 #                refused and harms nothing; after logout it unloads
 . /harness/suite/lib.sh
@@ -46,6 +53,29 @@ resets)
 	ck_settle lun1 "$d" lun-1.img
 	echo "figure: connection resets survived: $2"
 	ck_resumed_figure "after the session was back"
+	be2_logout
+	;;
+escalation)
+	be2_logged_in /tmp/fault
+	d=$(lun1)
+	d2=$(awk '$1 == 2 { print $2 }' disks)
+	hang_setup "$d2"
+	ck_start lun1 "$d" $FIRST $COUNT 16
+	qom_set "$CARD" hang-lun 2
+	# io-hang level:step; libiscsi's session reset is connection error 1021
+	for round in "1:an abort" "2:a LUN reset" \
+		"4:a target reset and the session's recovery"; do
+		hang_round "$CARD" "$d2" lun-2.img "${round%%:*}" "${round#*:}" \
+			"aborting command" "Sending BDR" "Sending target reset" \
+			"detected conn error (1021)"
+		poll 40 session_is LOGGED_IN ||
+			fail "the session is $(session_state) 40 s after ${round#*:}"
+		ck_resumed lun1 60 || fail "LUN 1's load did not move after ${round#*:}"
+	done
+	hang_end
+	ck_stop lun1
+	ck_no_failures lun1 "the escalation on LUN 2"
+	ck_settle lun1 "$d" lun-1.img
 	be2_logout
 	;;
 replacement)

@@ -246,6 +246,8 @@ def cases():
                      full="100 connection resets"),
                 Case(f"be2iscsi/{drv}/fault-replacement", "fault.sh",
                      "replacement", timeout=400, full=full),
+                Case(f"be2iscsi/{drv}/fault-escalation", "fault.sh",
+                     "escalation", timeout=600, full=full),
                 Case(f"be2iscsi/{drv}/fault-unload", "fault.sh", "unload",
                      timeout=400, full=full),
                 # last: it leaves a driver loaded afresh

@@ -152,56 +152,19 @@ heartbeat-stall | ioc-fail)
 	;;
 escalation)
 	d1=$(disk_of 0 1)
-	echo 5 >/sys/block/"$d1"/device/timeout &&
-		echo 3 >/sys/block/"$d1"/device/eh_timeout ||
-		fail "cannot set the timeouts of $d1"
-	random_file known 65536
-	dd if=known of=/dev/"$d1" bs=65536 seek=300 oflag=direct 2>/dev/null ||
-		fail "write to $d1 failed"
-	# the midlayer names each escalation step it takes (error recovery
-	# logging, level 4)
-	logging=$(cat /proc/sys/dev/scsi/logging_level)
-	echo 4 >/proc/sys/dev/scsi/logging_level
+	hang_setup "$d1"
 	ck_start t0 "$d0" $FIRST $COUNT 16
 	qom_set "$HBA" fault-lun 1
 	level=1
 	for step in "an abort" "a LUN reset" "a target reset" "the host reset"; do
-		klog_mark
-		qom_set "$HBA" io-hang $level
-		t0=$(now_ms)
-		timeout $((180 * $(time_scale))) dd if=/dev/"$d1" of=back bs=65536 \
-			skip=300 count=1 iflag=direct 2>/dev/null ||
-			fail "a read to a LUN hung until $step failed"
-		ms=$(($(now_ms) - t0))
-		cmp -s known back || fail "the read recovered by $step returned other data"
-		log=$(klog_since)
-		i=1
-		for marker in "aborting command" "Sending BDR" \
-			"Sending target reset" "Sending HRST"; do
-			if [ $i -le $level ]; then
-				printf '%s\n' "$log" | grep -q "$marker" ||
-					fail "hung until $step: the error handler never logged '$marker'"
-			elif printf '%s\n' "$log" | grep -q "$marker"; then
-				fail "hung until $step: the error handler went on to '$marker'"
-			fi
-			i=$((i + 1))
-		done
-		state=$(cat /sys/block/"$d1"/device/state)
-		[ "$state" = running ] || fail "$d1 is $state after $step"
-		# and the LUN takes new writes, which reach the medium
-		off=$((24 << 20))
-		rm -f "$d1-$off"*
-		write_verify "$d1" $off 1048576
-		[ ! -e "$d1-$off.bad" ] || fail "after $step: $(cat "$d1-$off.bad")"
-		host_check image-sha256 lun-0-1.img $off 1048576 "$(sha_of "$d1-$off")"
-		host_sync
+		hang_round "$HBA" "$d1" lun-0-1.img $level "$step" \
+			"aborting command" "Sending BDR" "Sending target reset" \
+			"Sending HRST"
 		ck_resumed t0 60 || fail "target 0's load did not move after $step"
-		echo "ok: the error handler went as far as $step, which recovered $d1 ($ms ms)"
-		echo "figure: command hung until $step: read back right after $ms ms"
 		level=$((level + 1))
 	done
 	qom_set "$HBA" fault-lun -1
-	echo "$logging" >/proc/sys/dev/scsi/logging_level
+	hang_end
 	ck_stop t0
 	ck_no_failures t0 "the escalation on LUN 0:1"
 	ck_settle t0 "$d0" lun-0-0.img
