@@ -183,13 +183,14 @@ ck_settle() {
 }
 
 # A LUN that hangs until a reset reaches it (the models' io-hang).
-# hang_setup DISK: short command and error-handling timeouts on /dev/DISK,
+# hang_setup DISK: short command and error-handling timeouts on /dev/DISK
+# (4 s and 2 s, twice that on the debug kernel),
 # 64 KiB of known data at 300 * 64 KiB, and the midlayer's error recovery
 # logging (level 4), which names each escalation step; hang_end puts the
 # logging back
 hang_setup() {
-	echo 5 >/sys/block/"$1"/device/timeout &&
-		echo 3 >/sys/block/"$1"/device/eh_timeout ||
+	echo $((4 * $(time_scale))) >/sys/block/"$1"/device/timeout &&
+		echo $((2 * $(time_scale))) >/sys/block/"$1"/device/eh_timeout ||
 		fail "cannot set the timeouts of $1"
 	random_file known 65536
 	dd if=known of=/dev/"$1" bs=65536 seek=300 oflag=direct 2>/dev/null ||
