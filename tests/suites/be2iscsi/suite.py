@@ -246,8 +246,11 @@ def cases():
                      full="100 connection resets"),
                 Case(f"be2iscsi/{drv}/fault-replacement", "fault.sh",
                      "replacement", timeout=400, full=full),
+                # make check has bfa's escalation case (all four
+                # steps); this one is make check-full, for the budget
                 Case(f"be2iscsi/{drv}/fault-escalation", "fault.sh",
-                     "escalation", timeout=600, full=full),
+                     "escalation", timeout=600,
+                     full=full or "the iSCSI escalation case"),
                 Case(f"be2iscsi/{drv}/fault-unload", "fault.sh", "unload",
                      timeout=400, full=full),
                 # last: it leaves a driver loaded afresh
