@@ -57,6 +57,8 @@ def build_base(suite, ctx, workdir):
     fs.add_file(os.path.join(GUEST_DIR, "init"), "/init", 0o755)
     fs.add_file(os.path.join(GUEST_DIR, "runner"), "/harness/runner", 0o755)
     fs.add_file(os.path.join(GUEST_DIR, "lib.sh"), "/harness/lib.sh", 0o644)
+    fs.add_file(os.path.join(GUEST_DIR, "kernel-known"),
+                "/harness/kernel-known", 0o644)
     fs.add_file(*ckio.guest_file(ctx, workdir), 0o755)
     fs.add_tree(suite.scripts, "/harness/suite")
     for src, dest in (suite.guest_files(ctx) if suite.guest_files else []):

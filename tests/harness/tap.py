@@ -14,6 +14,7 @@ class Reporter:
         self.number = 0
         self.counts = {"pass": 0, "fail": 0, "skip": 0, "known": 0}
         self.figures = []
+        self.notes = []
         self.failed = []
         self._print("TAP version 13")
         self._print(f"1..{total}")
@@ -49,6 +50,9 @@ class Reporter:
                 self._print(f"# {line}")
         elif status == "pass":
             self._print(f"ok {self.number} - {case.name}{took}")
+            for line in reason.splitlines():
+                self._print(f"# note: {line}")
+                self.notes.append(f"{case.name}: {line}")
         elif status == "skip":
             self._print(f"ok {self.number} - {case.name} # SKIP {reason}")
         else:
@@ -82,6 +86,8 @@ class Reporter:
             self._print("# figures:")
             for line in self.figures:
                 self._print(f"#   {line}")
+        for line in self.notes:
+            self._print(f"# note: {line}")
         if self.failed:
             self._print("# failed: " + " ".join(self.failed))
         self._print(f"# results: {os.path.relpath(self.results)}")
